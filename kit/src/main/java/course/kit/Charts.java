@@ -1,0 +1,216 @@
+package course.kit;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The course's charts, drawn with XChart. Each method returns the XChart object, so a learner can restyle
+ * it; in the notebook a chart shows as an inline PNG (as a cell's last value, or with {@code display}).
+ */
+public final class Charts {
+    /** Default size of one chart, in pixels. */
+    public static final int WIDTH = 860, HEIGHT = 360;
+    /** The most tasks a timeline draws: beyond that it draws an evenly spaced sample. */
+    public static final int TIMELINE_MAX_TASKS = 1_500;
+    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
+            new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b), new Color(0x17becf)};
+
+    private Charts() {}
+
+    /**
+     * Every task of a run as a horizontal bar from its start to its end; tasks stacked in submission order.
+     * A fixed pool draws a staircase (one step per wave of tasks); virtual threads draw one block.
+     */
+    public static XYChart timeline(RunResult run) {
+        return timeline(run, run.elapsedSeconds());
+    }
+
+    /** {@link #timeline(RunResult)} with a fixed end of the time axis, to compare runs at one scale. */
+    public static XYChart timeline(RunResult run, double axisSeconds) {
+        return timeline(run, axisSeconds, PALETTE[0]);
+    }
+
+    private static XYChart timeline(RunResult run, double axisSeconds, Color color) {
+        XYChart c = xy(String.format("%s — %,d tasks in %.2f s", run.name(), run.count(), run.elapsedSeconds()),
+                "time since start (s)", "task # (submission order)");
+        addTimeline(c, run, color);
+        c.getStyler().setLegendVisible(false);
+        c.getStyler().setXAxisMin(0.0);
+        c.getStyler().setXAxisMax(Math.max(axisSeconds, 1e-3) * 1.02);
+        c.getStyler().setYAxisMin(0.0);
+        return c;
+    }
+
+    /** Timelines of several runs, one under the other, on the same time axis: the picture is the comparison. */
+    public static BufferedImage timelines(RunResult... runs) {
+        double axis = Arrays.stream(runs).mapToDouble(RunResult::elapsedSeconds).max().orElse(1);
+        List<Chart<?, ?>> charts = new ArrayList<>();
+        for (RunResult r : runs) {
+            charts.add(timeline(r, axis, PALETTE[charts.size() % PALETTE.length]));
+        }
+        return stack(charts.toArray(Chart[]::new));
+    }
+
+    private static void addTimeline(XYChart c, RunResult run, Color color) {
+        long[] starts = run.startNanos(), ends = run.endNanos();
+        int n = starts.length;
+        int step = Math.max(1, (int) Math.ceil(n / (double) TIMELINE_MAX_TASKS));
+        List<Double> xs = new ArrayList<>(), ys = new ArrayList<>();
+        for (int i = 0; i < n; i += step) {
+            if (starts[i] < 0) continue;
+            double e = (ends[i] < 0 ? run.elapsedSeconds() * 1e9 : ends[i]) / 1e9;
+            xs.add(starts[i] / 1e9); ys.add((double) i);
+            xs.add(e); ys.add((double) i);
+            xs.add(e); ys.add(null); // a gap: XChart breaks the line at a null
+        }
+        if (xs.isEmpty()) { xs.add(0.0); ys.add(0.0); }
+        XYSeries s = c.addSeries(run.name() + (step > 1 ? " (every " + step + "th task)" : ""), xs, ys);
+        s.setMarker(SeriesMarkers.NONE);
+        s.setLineColor(color);
+        s.setLineWidth(n / step > 600 ? 1f : 2f);
+    }
+
+    /** Tasks in flight over time, one line per run, on one chart. */
+    public static XYChart inFlight(String title, RunResult... runs) {
+        XYChart c = xy(title, "time since start (s)", "tasks in flight");
+        int k = 0;
+        for (RunResult r : runs) {
+            double[][] pts = r.inFlightOverTime(400);
+            XYSeries s = c.addSeries(r.name(), pts[0], pts[1]);
+            s.setMarker(SeriesMarkers.NONE);
+            s.setLineColor(PALETTE[k++ % PALETTE.length]);
+            s.setLineWidth(2f);
+        }
+        return c;
+    }
+
+    /** A bar per entry: {@code values} maps a label to its bar's height (insertion order is kept). */
+    public static CategoryChart bars(String title, String yLabel, Map<String, ? extends Number> values) {
+        CategoryChart c = category(title, yLabel);
+        c.addSeries(yLabel, new ArrayList<>(values.keySet()), new ArrayList<Number>(values.values()));
+        c.getStyler().setLegendVisible(false);
+        c.getStyler().setSeriesColors(PALETTE);
+        return c;
+    }
+
+    /**
+     * Grouped bars: one group per category, one bar per series in each group ({@code series} maps a
+     * series name to one value per category, in the categories' order).
+     */
+    public static CategoryChart groupedBars(String title, String yLabel, List<String> categories,
+                                            Map<String, List<? extends Number>> series) {
+        CategoryChart c = category(title, yLabel);
+        series.forEach((name, vals) -> {
+            if (vals.size() != categories.size()) {
+                throw new IllegalArgumentException("series '" + name + "' has " + vals.size() + " values for "
+                        + categories.size() + " categories");
+            }
+            c.addSeries(name, categories, new ArrayList<Number>(vals));
+        });
+        c.getStyler().setSeriesColors(PALETTE);
+        return c;
+    }
+
+    /**
+     * A line chart of several series ({@code series} maps a name to {@code {xs, ys}}). A series whose name
+     * starts with "predicted" is drawn dashed, so prediction and measurement read apart at a glance.
+     */
+    public static XYChart lines(String title, String xLabel, String yLabel, Map<String, double[][]> series) {
+        XYChart c = xy(title, xLabel, yLabel);
+        int k = 0;
+        for (var e : series.entrySet()) {
+            XYSeries s = c.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
+            s.setLineColor(PALETTE[k % PALETTE.length]);
+            s.setMarkerColor(PALETTE[k % PALETTE.length]);
+            s.setLineWidth(2f);
+            if (e.getKey().toLowerCase().startsWith("predicted")) {
+                s.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+                s.setMarker(SeriesMarkers.NONE);
+            } else {
+                s.setMarker(SeriesMarkers.CIRCLE);
+            }
+            k++;
+        }
+        return c;
+    }
+
+    /** An empty XY chart in the course's style, for learners who want to draw their own. */
+    public static XYChart xy(String title, String xLabel, String yLabel) {
+        XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+        style(c.getStyler());
+        return c;
+    }
+
+    private static CategoryChart category(String title, String yLabel) {
+        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).yAxisTitle(yLabel).build();
+        style(c.getStyler());
+        c.getStyler().setLabelsVisible(true);
+        c.getStyler().setLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        return c;
+    }
+
+    private static void style(Styler s) {
+        s.setChartBackgroundColor(Color.WHITE);
+        s.setPlotBorderVisible(false);
+        s.setLegendPosition(Styler.LegendPosition.InsideNE);
+        s.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
+        s.setAntiAlias(true);
+        if (s instanceof org.knowm.xchart.style.AxesChartStyler a) {
+            a.setPlotGridLinesColor(new Color(0xdddddd));
+            a.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        }
+    }
+
+    /** The chart as an image. */
+    public static BufferedImage image(Chart<?, ?> chart) {
+        return BitmapEncoder.getBufferedImage(chart);
+    }
+
+    /** Several charts as one image, one under the other. */
+    public static BufferedImage stack(Chart<?, ?>... charts) {
+        List<BufferedImage> imgs = Arrays.stream(charts).map(Charts::image).toList();
+        int w = imgs.stream().mapToInt(BufferedImage::getWidth).max().orElse(1);
+        int h = imgs.stream().mapToInt(BufferedImage::getHeight).sum();
+        BufferedImage out = new BufferedImage(w, Math.max(h, 1), BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = out.createGraphics();
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, w, h);
+        int y = 0;
+        for (BufferedImage i : imgs) { g.drawImage(i, 0, y, null); y += i.getHeight(); }
+        g.dispose();
+        return out;
+    }
+
+    /** The chart as PNG bytes. */
+    public static byte[] png(Chart<?, ?> chart) {
+        return png(image(chart));
+    }
+
+    /** The image as PNG bytes. */
+    public static byte[] png(BufferedImage image) {
+        try (var out = new ByteArrayOutputStream()) {
+            javax.imageio.ImageIO.write(image, "png", out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package course.kit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs N tasks on an executor and records, per task, when it started and ended and on which thread.
+ *
+ * <p>{@link #tasks(String, Pool, int, Task)} times what the articles time: from creating the executor,
+ * through submitting every task, to the return of the executor's {@code close()}.
+ *
+ * <p><b>Interruption.</b> If the calling thread is interrupted (the notebook's stop button), the run stops
+ * submitting, shuts the executor down with {@code shutdownNow()} (which interrupts running tasks), waits
+ * for its threads to end, and throws {@link InterruptedException}: no thread of the run is left behind.
+ *
+ * <p><b>Limits.</b> Before any thread starts, the pool size and task count are checked against this JVM's
+ * limits ({@link Limits}); an impossible request throws {@link IllegalArgumentException} that says why.
+ */
+public final class Run {
+    private Run() {}
+
+    /** Runs {@code count} tasks on a fresh executor from {@code pool}, named after the pool. */
+    public static RunResult tasks(Pool pool, int count, Task task) throws InterruptedException {
+        return tasks(pool.name(), pool, count, task);
+    }
+
+    /** Runs {@code count} tasks on a fresh executor from {@code pool}, and closes it. */
+    public static RunResult tasks(String name, Pool pool, int count, Task task) throws InterruptedException {
+        Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(task, "task");
+        pool.validate(count);
+        var rec = new Recorder(count);
+        long t0 = System.nanoTime();
+        rec.t0 = t0;
+        ExecutorService executor = pool.factory().get();
+        boolean interrupted = false;
+        try (var progress = Progress.start(name, count, rec.done::get)) {
+            try {
+                for (int i = 0; i < count; i++) {
+                    if ((i & 1023) == 0 && Thread.currentThread().isInterrupted()) throw new InterruptedException();
+                    final int index = i;
+                    executor.execute(() -> rec.run(index, task));
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+                executor.shutdownNow();
+            }
+            executor.close(); // waits for every task; if interrupted while waiting it calls shutdownNow()
+            interrupted |= Thread.interrupted();
+        } finally {
+            if (!executor.isTerminated()) {
+                executor.shutdownNow();
+                executor.close();
+            }
+        }
+        long elapsed = System.nanoTime() - t0;
+        if (interrupted) {
+            throw new InterruptedException(String.format("%s interrupted after %,d of %,d tasks; its executor was shut down",
+                    name, rec.done.get(), count));
+        }
+        return rec.result(name, pool.name(), elapsed);
+    }
+
+    /**
+     * Runs {@code count} tasks on an executor the caller owns and keeps open: submits them all, then waits
+     * for every one. If interrupted, it cancels the tasks (with interruption) and throws.
+     */
+    public static RunResult on(String name, ExecutorService executor, int count, Task task) throws InterruptedException {
+        Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(task, "task");
+        if (count < 0) throw new IllegalArgumentException("the number of tasks cannot be negative: " + count);
+        var rec = new Recorder(count);
+        long t0 = System.nanoTime();
+        rec.t0 = t0;
+        List<Future<?>> futures = new ArrayList<>(count);
+        try (var progress = Progress.start(name, count, rec.done::get)) {
+            for (int i = 0; i < count; i++) {
+                final int index = i;
+                futures.add(executor.submit(() -> rec.run(index, task)));
+            }
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // recorded by the task wrapper
+                }
+            }
+        } catch (InterruptedException e) {
+            futures.forEach(f -> f.cancel(true));
+            throw e;
+        }
+        return rec.result(name, executor.getClass().getSimpleName(), System.nanoTime() - t0);
+    }
+
+    /** Per-task records, written by the tasks themselves. */
+    private static final class Recorder {
+        final long[] starts, ends, threads;
+        final boolean[] virtual;
+        volatile String[] failures;
+        final Map<Long, String> names = new ConcurrentHashMap<>();
+        final AtomicInteger done = new AtomicInteger();
+        long t0;
+
+        Recorder(int count) {
+            starts = new long[count];
+            ends = new long[count];
+            threads = new long[count];
+            virtual = new boolean[count];
+            java.util.Arrays.fill(starts, -1);
+            java.util.Arrays.fill(ends, -1);
+        }
+
+        void run(int index, Task task) {
+            Thread me = Thread.currentThread();
+            starts[index] = System.nanoTime() - t0;
+            threads[index] = me.threadId();
+            virtual[index] = me.isVirtual();
+            if (!me.isVirtual()) names.putIfAbsent(me.threadId(), me.getName());
+            try {
+                task.run(index);
+            } catch (Throwable t) {
+                synchronized (this) {
+                    if (failures == null) failures = new String[starts.length];
+                    failures[index] = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+                }
+                if (t instanceof InterruptedException) me.interrupt();
+            } finally {
+                ends[index] = System.nanoTime() - t0;
+                done.incrementAndGet();
+            }
+        }
+
+        RunResult result(String name, String pool, long elapsed) {
+            // the executor's close() (or every future's get()) happens-after each task's writes
+            return new RunResult(name, pool, elapsed, starts, ends, threads, virtual, failures, Map.copyOf(names));
+        }
+    }
+}

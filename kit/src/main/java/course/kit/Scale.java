@@ -1,0 +1,66 @@
+package course.kit;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The course's two sizes. {@link #FULL} (the default) runs the articles' exact parameters; {@link #QUICK}
+ * shrinks durations and counts so that every notebook runs in seconds, for CI and short workshops.
+ *
+ * <p>The scale comes from the system property {@code course.scale}, else the environment variable
+ * {@code COURSE_SCALE} ({@code full} or {@code quick}, case-insensitive). Every experiment picks its
+ * parameters through {@link #pick(Object, Object)} so that a prediction computed from the picked values
+ * holds at both sizes.
+ */
+public enum Scale {
+    /** The articles' exact parameters. */
+    FULL,
+    /** Shorter durations and smaller counts, with the same shape. */
+    QUICK;
+
+    /** The scale this JVM runs at. @throws IllegalArgumentException if COURSE_SCALE names no scale */
+    public static Scale current() {
+        String raw = System.getProperty("course.scale");
+        if (raw == null || raw.isBlank()) raw = System.getenv("COURSE_SCALE");
+        return parse(raw);
+    }
+
+    /** Parses {@code full} or {@code quick}; null or blank means {@link #FULL}. */
+    public static Scale parse(String raw) {
+        if (raw == null || raw.isBlank()) return FULL;
+        return switch (raw.trim().toLowerCase(Locale.ROOT)) {
+            case "full" -> FULL;
+            case "quick" -> QUICK;
+            default -> throw new IllegalArgumentException(
+                    "COURSE_SCALE must be 'full' or 'quick', not '" + raw + "'");
+        };
+    }
+
+    /** {@code full} at the full scale, {@code quick} at the quick one. */
+    public <T> T pick(T full, T quick) {
+        return this == FULL ? Objects.requireNonNull(full) : Objects.requireNonNull(quick);
+    }
+
+    /** {@code full} at the full scale, {@code quick} at the quick one. */
+    public int pick(int full, int quick) { return this == FULL ? full : quick; }
+
+    /** {@code full} at the full scale, {@code quick} at the quick one. */
+    public long pick(long full, long quick) { return this == FULL ? full : quick; }
+
+    /** A duration: {@code full} as given, or divided by {@code quickDivisor} at the quick scale. */
+    public Duration shrink(Duration full, int quickDivisor) {
+        if (quickDivisor < 1) throw new IllegalArgumentException("quickDivisor must be >= 1: " + quickDivisor);
+        return this == FULL ? full : full.dividedBy(quickDivisor);
+    }
+
+    /** A count: {@code full} as given, or divided by {@code quickDivisor} (at least 1) at the quick scale. */
+    public int shrink(int full, int quickDivisor) {
+        if (quickDivisor < 1) throw new IllegalArgumentException("quickDivisor must be >= 1: " + quickDivisor);
+        return this == FULL ? full : Math.max(1, full / quickDivisor);
+    }
+
+    /** Lower-case name, as COURSE_SCALE spells it. */
+    @Override
+    public String toString() { return name().toLowerCase(Locale.ROOT); }
+}

@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""``./course``: set up, serve, run and test the Java virtual threads course.
+
+Only the standard library is needed for ``setup``; ``lab``, ``run`` and ``test`` need Jupyter, which this
+script installs from Debian's packages when it runs as root on Debian or Ubuntu.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import hashlib
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLS = ROOT / "tools"
+sys.path.insert(0, str(TOOLS))
+
+import kernelspec  # noqa: E402
+
+VERSION = "1.0.0-SNAPSHOT"
+# Modules whose jars (and run-time dependencies, copied to target/lib) go on the kernel's classpath.
+KERNEL_MODULES = [("kit", "course-kit"), ("kernel", "course-kernel"), ("grader", "course-grader")]
+DEBIAN_PACKAGES = ["jupyter-notebook", "python3-nbclient", "python3-nbconvert", "jupyter-nbconvert",
+                   "jupyter-client", "python3-ipykernel", "python3-pytest", "fontconfig", "fonts-dejavu-core"]
+JUPYTER_MODULES = ["nbclient", "nbconvert", "jupyter_client", "nbformat"]
+MIN_JAVA = 25
+
+
+def say(msg: str) -> None:
+    print(f"[course] {msg}", flush=True)
+
+
+def fail(msg: str, code: int = 2) -> "NoReturn":  # type: ignore[name-defined]
+    print(f"[course] error: {msg}", file=sys.stderr, flush=True)
+    sys.exit(code)
+
+
+# ---------------------------------------------------------------------------------------------- JDK and Maven
+
+def java_major(home: Path) -> int | None:
+    """The feature version of the JDK at ``home`` (from its ``release`` file), or None if it is no JDK."""
+    release = home / "release"
+    if not (home / "bin" / "java").exists() or not release.exists():
+        return None
+    m = re.search(r'^JAVA_VERSION="(\d+)', release.read_text(errors="replace"), re.M)
+    return int(m.group(1)) if m else None
+
+
+def candidate_jdks() -> list[Path]:
+    cands: list[Path] = []
+    if os.environ.get("JAVA_HOME"):
+        cands.append(Path(os.environ["JAVA_HOME"]))
+    for var in ("CONDA_PREFIX", "CONDA_DIR"):
+        if os.environ.get(var):
+            cands += [Path(os.environ[var]) / "lib" / "jvm", Path(os.environ[var])]
+    patterns = ["/usr/lib/jvm/*", "/opt/java/*", "/opt/jdk*", "/opt/*jdk*", "/usr/local/lib/jvm/*",
+                os.path.expanduser("~/.sdkman/candidates/java/*"), os.path.expanduser("~/.jdks/*"),
+                "/Library/Java/JavaVirtualMachines/*/Contents/Home", "/opt/conda/lib/jvm"]
+    for pat in patterns:
+        cands += sorted((Path(p) for p in glob.glob(pat)), reverse=True)
+    on_path = shutil.which("java")
+    if on_path:
+        cands.append(Path(on_path).resolve().parent.parent)
+    return cands
+
+
+def find_jdk() -> Path:
+    """JAVA_HOME first, then the usual install folders; the first JDK of version 25 or newer wins."""
+    seen = set()
+    for c in candidate_jdks():
+        c = c.resolve()
+        if c in seen:
+            continue
+        seen.add(c)
+        v = java_major(c)
+        if v is not None and v >= MIN_JAVA:
+            return c
+    fail(f"no JDK {MIN_JAVA} or newer found (looked at JAVA_HOME, /usr/lib/jvm, /opt/java, ~/.sdkman, conda).\n"
+         f"  Install one, for example Eclipse Temurin {MIN_JAVA} from https://adoptium.net, or\n"
+         f"  `sdk install java {MIN_JAVA}-tem` with SDKMAN, then set JAVA_HOME to it and run ./course setup again.")
+
+
+def java_env(jdk: Path) -> dict:
+    env = dict(os.environ)
+    env["JAVA_HOME"] = str(jdk)
+    env["PATH"] = f"{jdk / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    # Maven's own Guava calls sun.misc.Unsafe, which JDK 24+ warns about on every run: allow it quietly.
+    if "unsafe-memory-access" not in env.get("MAVEN_OPTS", ""):
+        env["MAVEN_OPTS"] = (env.get("MAVEN_OPTS", "") + " --sun-misc-unsafe-memory-access=allow").strip()
+    return env
+
+
+def is_debian_root() -> bool:
+    return os.geteuid() == 0 and Path("/etc/debian_version").exists() and shutil.which("apt-get") is not None
+
+
+def apt_install(packages: list[str]) -> None:
+    say("installing Debian packages: " + " ".join(packages))
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages], check=True, env=env)
+
+
+def find_maven() -> str:
+    mvn = shutil.which("mvn")
+    if mvn:
+        return mvn
+    if is_debian_root():
+        apt_install(["maven"])
+        mvn = shutil.which("mvn")
+        if mvn:
+            return mvn
+    fail("Maven (mvn) is not on PATH. Install it: `sudo apt-get install maven` (Debian/Ubuntu), "
+         "`brew install maven` (macOS), or `conda install -c conda-forge maven`.")
+
+
+# ---------------------------------------------------------------------------------------------- build and setup
+
+def source_fingerprint() -> str:
+    """A hash of every file the Maven build reads, so that an unchanged tree skips the build."""
+    h = hashlib.sha256()
+    files = [ROOT / "pom.xml"]
+    for module in ["kit", "kernel", "grader", "exercises", "solutions"]:
+        base = ROOT / module
+        if base.exists():
+            files += [p for p in base.rglob("*") if p.is_file() and "target" not in p.relative_to(ROOT).parts]
+    for p in sorted(files):
+        st = p.stat()
+        h.update(f"{p.relative_to(ROOT)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def kernel_jars() -> list[Path]:
+    jars: dict[str, Path] = {}
+    for module, artifact in KERNEL_MODULES:
+        main = ROOT / module / "target" / f"{artifact}-{VERSION}.jar"
+        if main.exists():
+            jars[main.name] = main
+        for dep in sorted((ROOT / module / "target" / "lib").glob("*.jar")):
+            jars.setdefault(dep.name, dep)
+    # rapaio's shaded jar carries unrelocated copies of common libraries: it goes last so it shadows nothing.
+    return sorted(jars.values(), key=lambda p: (p.name.startswith("rapaio-jupyter-kernel"), p.name))
+
+
+def build(jdk: Path, force: bool = False) -> None:
+    stamp = ROOT / "target" / "course-build.stamp"
+    fp = source_fingerprint()
+    kit_jar = ROOT / "kit" / "target" / f"course-kit-{VERSION}.jar"
+    if not force and stamp.exists() and stamp.read_text() == fp and kit_jar.exists():
+        say("build is up to date")
+        return
+    mvn = find_maven()
+    say("building the course kit, kernel and grader with Maven (first run downloads dependencies)…")
+    t0 = time.monotonic()
+    r = subprocess.run([mvn, "-q", "-B", "-DskipTests", "install"], cwd=ROOT, env=java_env(jdk))
+    if r.returncode != 0:
+        fail("the Maven build failed (see above)")
+    stamp.parent.mkdir(exist_ok=True)
+    stamp.write_text(fp)
+    say(f"built in {time.monotonic() - t0:.1f} s")
+
+
+def user_kernels_dir() -> Path:
+    if os.environ.get("JUPYTER_DATA_DIR"):
+        return Path(os.environ["JUPYTER_DATA_DIR"]) / "kernels"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Jupyter" / "kernels"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "jupyter" / "kernels"
+
+
+def cmd_setup(args) -> int:
+    jdk = find_jdk()
+    say(f"JDK {java_major(jdk)} at {jdk}")
+    build(jdk, force=getattr(args, "rebuild", False))
+    jars = kernel_jars()
+    if not jars:
+        fail("the build produced no jars")
+    kernels = Path(args.prefix).resolve() / "share" / "jupyter" / "kernels" if args.prefix else user_kernels_dir()
+    spec_dir, changed = kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT)
+    say(f"kernel '{kernelspec.NAME}' ({kernelspec.DISPLAY_NAME}) {'written to' if changed else 'up to date in'} {spec_dir}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- Jupyter
+
+def has_modules(python: str, modules: list[str]) -> bool:
+    code = "import importlib.util,sys; sys.exit(0 if all(importlib.util.find_spec(m) for m in sys.argv[1:]) else 1)"
+    try:
+        return subprocess.run([python, "-c", code, *modules], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+def jupyter_python(modules: list[str] = JUPYTER_MODULES) -> str:
+    """A Python interpreter that has Jupyter's modules: this one, the one on PATH, or Debian's; else install them."""
+    cands = [sys.executable, shutil.which("python3") or "", "/usr/bin/python3"]
+    for c in cands:
+        if c and has_modules(c, modules):
+            return c
+    if is_debian_root():
+        apt_install(DEBIAN_PACKAGES)
+        if has_modules("/usr/bin/python3", modules):
+            return "/usr/bin/python3"
+    fail("Jupyter is missing. On Debian/Ubuntu: `sudo apt-get install " + " ".join(DEBIAN_PACKAGES) + "`;\n"
+         "  elsewhere: `pip install jupyterlab nbclient nbconvert pytest` (or use the Docker image, see README.md).")
+
+
+def ensure_fonts() -> None:
+    if sys.platform.startswith("linux") and not shutil.which("fc-list") and is_debian_root():
+        apt_install(["fontconfig", "fonts-dejavu-core"])
+
+
+def cmd_lab(args) -> int:
+    cmd_setup(argparse.Namespace(prefix=None))
+    labs = [c for c in (sys.executable, shutil.which("python3") or "") if c and has_modules(c, ["jupyterlab"])]
+    py = labs[0] if labs else jupyter_python(JUPYTER_MODULES + ["notebook"])
+    ensure_fonts()
+    lab = bool(labs)
+    token = os.environ.get("JUPYTER_TOKEN") or secrets.token_hex(24)
+    if not token:
+        fail("an empty token is not allowed")
+    app = "lab" if lab else "notebook"
+    cls = "ServerApp" if lab else "NotebookApp"
+    cmd = [py, "-m", "jupyterlab" if lab else "notebook", f"--{cls}.ip={args.ip}", f"--{cls}.port={args.port}",
+           f"--{cls}.port_retries=0", f"--{cls}.token={token}", f"--{cls}.open_browser=False",
+           f"--{cls}.notebook_dir={ROOT / 'notebooks'}" if not lab else f"--ServerApp.root_dir={ROOT / 'notebooks'}"]
+    url = f"http://{args.ip}:{args.port}/{'lab' if lab else 'tree'}?token={token}"
+    say(f"starting {'JupyterLab' if lab else 'classic Notebook'} on notebooks/ — open {url}")
+    env = dict(os.environ, JUPYTER_TOKEN=token)
+    os.execve(py, cmd, env) if args.exec else subprocess.run(cmd, env=env)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- run and test
+
+def run_notebook(nb: Path, scale: str, timeout: int | None = None) -> int:
+    py = jupyter_python()
+    ensure_fonts()
+    cmd = [py, str(TOOLS / "run_notebook.py"), str(nb), "--out", str(ROOT / "target" / "notebooks"),
+           "--scale", scale]
+    if timeout:
+        cmd += ["--timeout", str(timeout)]
+    return subprocess.run(cmd).returncode
+
+
+def cmd_run(args) -> int:
+    nb = Path(args.notebook)
+    if not nb.exists():
+        fail(f"no notebook at {nb}")
+    cmd_setup(argparse.Namespace(prefix=None))
+    return run_notebook(nb.resolve(), args.scale, args.timeout)
+
+
+def surefire_counts() -> tuple[int, int, int]:
+    passed = failed = skipped = 0
+    for rep in ROOT.glob("**/target/surefire-reports/TEST-*.xml"):
+        try:
+            t = ET.parse(rep).getroot()
+        except ET.ParseError:
+            continue
+        n, f, e, s = (int(t.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+        passed += n - f - e - s
+        failed += f + e
+        skipped += s
+    return passed, failed, skipped
+
+
+def junit_xml_counts(path: Path) -> tuple[int, int, int]:
+    if not path.exists():
+        return 0, 0, 0
+    root = ET.parse(path).getroot()
+    suites = [root] if root.tag == "testsuite" else list(root)
+    p = f = s = 0
+    for t in suites:
+        n, fl, e, sk = (int(t.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+        p += n - fl - e - sk
+        f += fl + e
+        s += sk
+    return p, f, s
+
+
+def cmd_test(args) -> int:
+    t_start = time.monotonic()
+    jdk = find_jdk()
+    env = java_env(jdk)
+    py = jupyter_python(JUPYTER_MODULES + ["pytest"])  # installs Jupyter first on a fresh Debian machine
+    ensure_fonts()
+    cmd_setup(argparse.Namespace(prefix=None))
+    results: list[tuple[str, int, int, int]] = []  # step, passed, failed, skipped
+    failures: list[str] = []
+
+    def step(name: str, ok: bool, counts: tuple[int, int, int] | None = None) -> None:
+        p, f, s = counts if counts else ((1, 0, 0) if ok else (0, 1, 0))
+        if not ok and f == 0:
+            f = 1
+        results.append((name, p, f, s))
+        if not ok:
+            failures.append(name)
+        say(f"{'PASS' if ok else 'FAIL'} {name} ({p} passed, {f} failed{f', {s} skipped' if s else ''})")
+
+    # 1. Java unit tests of every module (kit, kernel, grader, exercises against their reference solutions).
+    for rep in ROOT.glob("**/target/surefire-reports"):
+        shutil.rmtree(rep, ignore_errors=True)
+    say("mvn verify …")
+    r = subprocess.run([find_maven(), "-B", "-q", "verify"], cwd=ROOT, env=env)
+    step("mvn verify", r.returncode == 0, surefire_counts())
+
+    # 2. The grader, on the reference solutions: every test must pass.
+    if (ROOT / "grader" / "src").exists():
+        say("./course grade --solutions --require-full …")
+        r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--solutions", "--require-full"])
+        step("grade --solutions --require-full", r.returncode == 0)
+
+    # 3. Python-level tests: the notebook runner, the kernel, the kernelspec, the Docker files.
+    tests = sorted((TOOLS / "tests").glob("test_*.py"))
+    if tests:
+        xml = ROOT / "target" / "pytest.xml"
+        say("pytest tools/tests …")
+        r = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={xml}",
+                            str(TOOLS / "tests")], cwd=ROOT, env=env)
+        step("pytest tools/tests", r.returncode == 0, junit_xml_counts(xml))
+
+    # 4. Every notebook, headless, at the quick scale.
+    nb_start = time.monotonic()
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        say(f"notebook {nb.name} (quick) …")
+        rc = run_notebook(nb, "quick")
+        step(f"notebook {nb.name}", rc == 0)
+    say(f"notebooks took {time.monotonic() - nb_start:.0f} s")
+
+    # 5. A real browser against ./course lab.
+    if (ROOT / "e2e" / "pom.xml").exists():
+        say("browser test (e2e) …")
+        r = subprocess.run([find_maven(), "-B", "-q", "-f", str(ROOT / "e2e" / "pom.xml"), "verify"], cwd=ROOT, env=env)
+        step("browser test", r.returncode == 0)
+
+    passed = sum(r[1] for r in results)
+    failed = sum(r[2] for r in results)
+    skipped = sum(r[3] for r in results)
+    say(f"took {time.monotonic() - t_start:.0f} s")
+    if failures:
+        say("failed steps: " + ", ".join(failures))
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""), flush=True)
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------------------------- Java entry points
+
+def java_main(module: str, artifact: str, main_class: str, argv: list[str]) -> int:
+    jdk = find_jdk()
+    cmd_setup(argparse.Namespace(prefix=None))
+    cp = os.pathsep.join([str(ROOT / module / "target" / f"{artifact}-{VERSION}.jar"),
+                          str(ROOT / module / "target" / "lib" / "*")])
+    return subprocess.run([str(jdk / "bin" / "java"), "-ea", "--enable-preview", "-Djava.awt.headless=true",
+                           "-cp", cp, main_class, *argv], cwd=ROOT, env=java_env(jdk)).returncode
+
+
+def cmd_reproduce(args, rest: list[str]) -> int:
+    return java_main("kit", "course-kit", "course.kit.cli.Reproduce",
+                     ["--scale", args.scale, "--out", str(ROOT / "target"), *rest])
+
+
+def cmd_grade(rest: list[str]) -> int:
+    return java_main("grader", "course-grader", "course.grader.GradeCli", rest)
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "grade":  # the grader parses its own options
+        return cmd_grade(argv[1:])
+    p = argparse.ArgumentParser(prog="./course", description="The Java virtual threads course.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("setup", help="find JDK 25, build the kit, install the 'vthreads-java' Jupyter kernel")
+    s.add_argument("--prefix", help="install the kernelspec into PREFIX/share/jupyter/kernels (Docker, conda)")
+    s.add_argument("--rebuild", action="store_true", help="run the Maven build even if nothing changed")
+    s = sub.add_parser("lab", help="start JupyterLab (or classic Notebook) on notebooks/")
+    s.add_argument("--port", type=int, default=8888)
+    s.add_argument("--ip", default="127.0.0.1")
+    s.add_argument("--no-exec", dest="exec", action="store_false", help=argparse.SUPPRESS)
+    s = sub.add_parser("run", help="execute one notebook headless; writes target/notebooks/NAME.{ipynb,html}")
+    s.add_argument("notebook")
+    s.add_argument("--scale", choices=["quick", "full"], default=os.environ.get("COURSE_SCALE", "full"))
+    s.add_argument("--timeout", type=int, help="seconds per cell (default: 600 quick, 1800 full)")
+    sub.add_parser("test", help="the whole test suite: mvn verify, grader, kernel tests, notebooks (quick)")
+    s = sub.add_parser("reproduce", help="run every article experiment; writes target/reproduction.{md,csv}")
+    s.add_argument("--scale", choices=["quick", "full"], default=os.environ.get("COURSE_SCALE", "full"))
+    sub.add_parser("grade", help="grade the exercises (./course grade --help for options)")
+    args, rest = p.parse_known_args(argv)
+    if args.cmd == "reproduce":
+        return cmd_reproduce(args, rest)
+    if rest:
+        p.error("unrecognized arguments: " + " ".join(rest))
+    return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
