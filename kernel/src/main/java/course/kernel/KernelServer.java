@@ -1,0 +1,384 @@
+package course.kernel;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import org.rapaio.jupyter.kernel.channels.AbstractChannel;
+import org.rapaio.jupyter.kernel.channels.Channels;
+import org.rapaio.jupyter.kernel.channels.ControlChannel;
+import org.rapaio.jupyter.kernel.channels.HeartbeatChannel;
+import org.rapaio.jupyter.kernel.channels.IOPubChannel;
+import org.rapaio.jupyter.kernel.channels.MessageHandler;
+import org.rapaio.jupyter.kernel.channels.ShellChannel;
+import org.rapaio.jupyter.kernel.channels.StdinChannel;
+import org.rapaio.jupyter.kernel.core.ConnectionProperties;
+import org.rapaio.jupyter.kernel.core.RapaioKernel;
+import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
+import org.rapaio.jupyter.kernel.message.ContentType;
+import org.rapaio.jupyter.kernel.message.Header;
+import org.rapaio.jupyter.kernel.message.Message;
+import org.rapaio.jupyter.kernel.message.MessageType;
+import org.rapaio.jupyter.kernel.message.messages.ControlInterruptReply;
+import org.rapaio.jupyter.kernel.message.messages.ControlShutdownReply;
+import org.rapaio.jupyter.kernel.message.messages.ControlShutdownRequest;
+import org.rapaio.jupyter.kernel.message.messages.ErrorReply;
+import org.rapaio.jupyter.kernel.message.messages.IOPubError;
+import org.rapaio.jupyter.kernel.message.messages.IOPubStatus;
+import org.rapaio.jupyter.kernel.message.messages.IOPubStream;
+import org.rapaio.jupyter.kernel.message.messages.ShellExecuteRequest;
+import org.rapaio.org.zeromq.ZMQ;
+
+import jdk.jshell.EvalException;
+import jdk.jshell.SnippetEvent;
+
+/**
+ * Serves one rapaio {@link RapaioKernel} over Jupyter's five sockets, in place of rapaio's
+ * {@code Channels.connect} and its loop threads. rapaio keeps doing the work (evaluation, magics, display,
+ * completion); this class owns the threads and the control socket.
+ *
+ * <ul>
+ *   <li><b>Start.</b> The message handlers are in place before any socket is bound, and each loop thread is
+ *   created already running (rapaio's {@code LoopThread} sets its flag after {@code start()}, and a loop that
+ *   reads the flag first exits silently: the kernel then never answers {@code kernel_info}).</li>
+ *   <li><b>Control.</b> Interrupt and shutdown are answered on the control socket by a thread of their own,
+ *   with the request as parent. They never touch the message id of the cell that is running, so the cell's
+ *   own replies and outputs still go to that cell.</li>
+ *   <li><b>Interrupt</b> ({@code interrupt_request} or SIGINT): {@link #interruptCell}.</li>
+ * </ul>
+ */
+final class KernelServer {
+
+    private static final Logger LOG = Logger.getLogger(KernelServer.class.getSimpleName());
+
+    /** Printed in a cell's output, after the error, when an interrupt stopped it. */
+    static final String INTERRUPTED_MESSAGE =
+            "Interrupted: the cell was stopped. The kernel is ready for the next cell.\n";
+    /** Printed when a cell failed because the JVM could not start one more platform thread. */
+    static final String THREADS_EXHAUSTED_MESSAGE =
+            "The cell ran out of platform threads (the operating system's limit for this kernel). "
+                    + "The threads it started were stopped so that the kernel can go on.\n";
+
+    /** How long a poll waits for a message: the most a message waits before its loop sees it. */
+    private static final long POLL_MILLIS = 20;
+    /** How long the next cell waits for the threads of an interrupted cell to end. */
+    private static final long SETTLE_MILLIS = 1500;
+
+    private final RapaioKernel kernel;
+    private final ConnectionProperties props;
+    private final Channels channels;
+    private final HeartbeatChannel heartbeat;
+    private final ShellChannel shell;
+    private final ControlChannel control;
+    private final StdinChannel stdin;
+    private final IOPubChannel iopub;
+    private final RapaioExecutionControl execution;
+
+    private final CountDownLatch shutdownRequested = new CountDownLatch(1);
+    private final Object interruptLock = new Object();
+    private volatile boolean cellRunning;
+    private volatile boolean cellInterrupted;
+    private volatile boolean cellExhaustedThreads;
+    private Loop heartbeatLoop;
+    private Loop shellLoop;
+    private Loop controlLoop;
+
+    KernelServer(RapaioKernel kernel, ConnectionProperties props) throws Exception {
+        this.kernel = kernel;
+        this.props = props;
+        this.channels = new Channels(props);
+        this.heartbeat = RapaioInternals.channel(channels, "heartbeat", HeartbeatChannel.class);
+        this.shell = RapaioInternals.channel(channels, "shell", ShellChannel.class);
+        this.control = RapaioInternals.channel(channels, "control", ControlChannel.class);
+        this.stdin = RapaioInternals.channel(channels, "stdin", StdinChannel.class);
+        this.iopub = RapaioInternals.channel(channels, "iopub", IOPubChannel.class);
+        this.execution = RapaioInternals.executionControl(kernel);
+    }
+
+    /** Installs the handlers, binds the sockets and starts the loops; returns at once. */
+    void start() {
+        kernel.registerChannels(channels);
+        RapaioInternals.setField(channels, Channels.class, "handlers", shellHandlers());
+        kernel.javaEngine().getShell().onSnippetEvent(this::onSnippetEvent);
+
+        iopub.bind(props);   // no thread: messages are sent by whoever publishes
+        stdin.bind(props);   // no thread: read by the cell that asks for input
+        heartbeatLoop = bindLoop(heartbeat, props.hbPort(), "Heartbeat", this::echoHeartbeat);
+        controlLoop = bindLoop(control, props.controlPort(), "Control", this::serveControl);
+        shellLoop = bindLoop(shell, props.shellPort(), "Shell", this::serveShell);
+
+        iopub.sendMessage(new Message<>(MessageType.IOPUB_STATUS, IOPubStatus.STARTING));
+        LOG.info("course kernel started (stop checks " + (StopAgent.isInstalled() ? "woven" : "NOT woven: no -javaagent") + ")");
+    }
+
+    /** Blocks until a shutdown request has been answered. */
+    void awaitShutdownRequest() throws InterruptedException {
+        shutdownRequested.await();
+    }
+
+    /** Stops the loops and closes the sockets, waiting at most about a second. */
+    void close() {
+        for (Loop l : new Loop[] {shellLoop, controlLoop, heartbeatLoop}) {
+            if (l != null) {
+                l.shutdown();
+            }
+        }
+        for (Loop l : new Loop[] {shellLoop, controlLoop, heartbeatLoop}) {
+            if (l != null && l != Thread.currentThread()) {
+                try {
+                    l.join(500);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        Thread closer = Thread.ofPlatform().daemon().name("kernel-close").start(() -> {
+            try {
+                kernel.onShutdown();
+            } catch (Throwable t) {
+                LOG.log(Level.FINE, "JShell close failed", t);
+            }
+            try {
+                channels.close();
+            } catch (Throwable t) {
+                LOG.log(Level.FINE, "socket close failed", t);
+            }
+        });
+        try {
+            closer.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------- handlers
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private Map<MessageType<?>, MessageHandler> shellHandlers() {
+        Map<MessageType<?>, MessageHandler> h = new HashMap<>();
+        h.put(MessageType.SHELL_EXECUTE_REQUEST, (MessageHandler<ShellExecuteRequest>) this::handleExecute);
+        h.put(MessageType.SHELL_INSPECT_REQUEST, (MessageHandler) kernel::handleInspectRequest);
+        h.put(MessageType.SHELL_COMPLETE_REQUEST, (MessageHandler) kernel::handleCompleteRequest);
+        h.put(MessageType.SHELL_HISTORY_REQUEST, (MessageHandler) kernel::handleHistoryRequest);
+        h.put(MessageType.SHELL_IS_COMPLETE_REQUEST, (MessageHandler) kernel::handleIsCompleteRequest);
+        h.put(MessageType.SHELL_KERNEL_INFO_REQUEST, (MessageHandler) kernel::handleKernelInfoRequest);
+        h.put(MessageType.CUSTOM_COMM_OPEN, (MessageHandler) kernel::handleCommOpenCommand);
+        h.put(MessageType.CUSTOM_COMM_MSG, (MessageHandler) kernel::handleCommMsgCommand);
+        h.put(MessageType.CUSTOM_COMM_CLOSE, (MessageHandler) kernel::handleCommCloseCommand);
+        h.put(MessageType.SHELL_COMM_INFO_REQUEST, (MessageHandler) kernel::handleCommInfoRequest);
+        return h;
+    }
+
+    /** rapaio's execute handler, with the stop state reset before the cell and reported after it. */
+    private void handleExecute(Message<ShellExecuteRequest> message) {
+        settleInterruptedThreads();
+        cellInterrupted = false;
+        cellExhaustedThreads = false;
+        cellRunning = true;
+        try {
+            kernel.handleExecuteRequest(message);
+        } catch (Throwable t) {
+            // rapaio catches Exceptions only; an Error thrown while it renders a value (learner code) lands here.
+            answerEscapedError(t);
+        } finally {
+            cellRunning = false;
+        }
+        if (cellInterrupted) {
+            channels.publish(new IOPubStream(IOPubStream.StreamName.ERR, INTERRUPTED_MESSAGE));
+        } else if (cellExhaustedThreads) {
+            stopSnippetThreads("thread exhaustion");
+            channels.publish(new IOPubStream(IOPubStream.StreamName.ERR, THREADS_EXHAUSTED_MESSAGE));
+        }
+    }
+
+    private void onSnippetEvent(SnippetEvent event) {
+        if (event.exception() instanceof EvalException e
+                && OutOfMemoryError.class.getName().equals(e.getExceptionClassName())
+                && String.valueOf(e.getMessage()).contains("native thread")) {
+            cellExhaustedThreads = true;
+        }
+    }
+
+    private void answerEscapedError(Throwable t) {
+        LOG.log(Level.WARNING, "error escaped the execute handler", t);
+        String name = t instanceof CellInterruptedError ? "Interrupted" : t.getClass().getSimpleName();
+        String msg = String.valueOf(t.getMessage());
+        List<String> trace = List.of(t.getClass().getName() + ": " + msg);
+        channels.publish(new IOPubError(name, msg, trace));
+        int count = RapaioInternals.lastExecutionCount();
+        channels.scheduleAfter(() -> channels.replyError(MessageType.SHELL_EXECUTE_REPLY.newError(),
+                new ErrorReply(name, msg, trace, count)));
+    }
+
+    // ------------------------------------------------------------------------------------------- interrupt
+
+    /**
+     * Stops the code of the running cell, keeping the kernel usable:
+     * <ol>
+     *   <li>requests a stop: woven snippet code ends at its next loop iteration or call, on every thread;</li>
+     *   <li>cancels rapaio's running snippet futures (never its executor, which must run the next cell), which
+     *   interrupts the snippet thread and makes the cell end with rapaio's "interrupted" error;</li>
+     *   <li>interrupts every other platform thread that runs snippet code (pool workers blocked in sleep, ...).</li>
+     * </ol>
+     * The stop request is cleared when the next cell starts, after those threads have ended.
+     */
+    void interruptCell(String why) {
+        synchronized (interruptLock) {
+            if (cellRunning) {
+                cellInterrupted = true;
+            }
+            stopSnippetThreads(why);
+        }
+    }
+
+    private void stopSnippetThreads(String why) {
+        CellStop.request();
+        try {
+            execution.interrupt();
+        } catch (Throwable t) {
+            LOG.log(Level.WARNING, "cancelling the running snippet failed", t);
+        }
+        int n = CellStop.interruptSnippetThreads();
+        LOG.info("stop (" + why + "): interrupted " + n + " thread(s) running cell code");
+    }
+
+    private void settleInterruptedThreads() {
+        if (CellStop.isRequested()) {
+            int left = CellStop.awaitNoSnippetThreads(SETTLE_MILLIS, TimeUnit.MILLISECONDS);
+            if (left > 0) {
+                LOG.warning(left + " thread(s) of an interrupted cell are still running cell code");
+            }
+            CellStop.clear();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------- loops
+
+    private Loop bindLoop(AbstractChannel channel, int port, String name, java.util.function.Consumer<ZMQ.Poller> body) {
+        ZMQ.Socket socket = RapaioInternals.socket(channel);
+        socket.bind(props.formatAddress(port));
+        ZMQ.Poller poller = RapaioInternals.context(channel).poller(1);
+        poller.register(socket, ZMQ.Poller.POLLIN);
+        Loop loop = new Loop(name, () -> body.accept(poller));
+        loop.start();
+        return loop;
+    }
+
+    private void echoHeartbeat(ZMQ.Poller poller) {
+        if (poller.poll(POLL_MILLIS) > 0) {
+            ZMQ.Socket socket = RapaioInternals.socket(heartbeat);
+            byte[] ping = socket.recv();
+            if (ping != null) {
+                socket.send(ping);
+            }
+        }
+    }
+
+    /** What rapaio's shell loop does, without its start race and without dying on an unexpected error. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private void serveShell(ZMQ.Poller poller) {
+        if (poller.poll(POLL_MILLIS) <= 0) {
+            return;
+        }
+        Message<?> message = shell.readMessage();
+        if (message == null) {
+            return;
+        }
+        MessageType<?> type = message.header().type();
+        MessageHandler handler = channels.getHandler(type);
+        if (handler == null) {
+            LOG.warning("unhandled shell message: " + type.name());
+            return;
+        }
+        channels.setMsgId(message.getId());
+        try {
+            handler.handle(message);
+        } catch (Throwable t) {
+            LOG.log(Level.SEVERE, "error handling " + type.name(), t);
+        } finally {
+            channels.runAfterActions();
+        }
+    }
+
+    private void serveControl(ZMQ.Poller poller) {
+        if (poller.poll(POLL_MILLIS) <= 0) {
+            return;
+        }
+        Message<?> request = control.readMessage();
+        if (request == null) {
+            return;
+        }
+        MessageType<?> type = request.header().type();
+        if (type == MessageType.CONTROL_INTERRUPT_REQUEST) {
+            status(request, IOPubStatus.BUSY);
+            interruptCell("interrupt_request " + request.header().id());
+            control.sendMessage(new Message<>(request.getId(), MessageType.CONTROL_INTERRUPT_REPLY, new ControlInterruptReply()));
+            status(request, IOPubStatus.IDLE);
+        } else if (type == MessageType.CONTROL_SHUTDOWN_REQUEST) {
+            boolean restart = request.content() instanceof ControlShutdownRequest r && r.restart();
+            status(request, IOPubStatus.BUSY);
+            interruptCell("shutdown_request");
+            control.sendMessage(new Message<>(request.getId(), MessageType.CONTROL_SHUTDOWN_REPLY,
+                    restart ? ControlShutdownReply.SHUTDOWN_AND_RESTART : ControlShutdownReply.SHUTDOWN));
+            status(request, IOPubStatus.IDLE);
+            shutdownRequested.countDown();
+        } else if (type == MessageType.SHELL_KERNEL_INFO_REQUEST) {
+            status(request, IOPubStatus.BUSY);
+            var info = RapaioInternals.kernelInfo(kernel);
+            control.sendMessage(new Message<>(request.getId(), info.type(), info));
+            status(request, IOPubStatus.IDLE);
+        } else {
+            LOG.info("unhandled control message: " + type.name());
+        }
+    }
+
+    /** Publishes a status whose parent is {@code request} (a control message), leaving the cell's id alone. */
+    private void status(Message<?> request, IOPubStatus status) {
+        publish(request, status);
+    }
+
+    private <T extends ContentType<T>> void publish(Message<?> parent, T content) {
+        iopub.sendMessage(new Message<>(Collections.emptyList(), new Header<>(parent.getId(), content.type()),
+                parent.header(), null, content, null));
+    }
+
+    /** A loop thread that is running from the moment it exists, and survives an error in one iteration. */
+    static final class Loop extends Thread {
+
+        private volatile boolean running = true;
+        private final Runnable body;
+
+        Loop(String name, Runnable body) {
+            super(name);
+            this.body = body;
+        }
+
+        @Override
+        public void run() {
+            while (running) {
+                try {
+                    body.run();
+                } catch (Throwable t) {
+                    if (!running) {
+                        return;
+                    }
+                    LOG.log(Level.SEVERE, getName() + " loop error", t);
+                    try {
+                        Thread.sleep(POLL_MILLIS);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }
+        }
+
+        void shutdown() {
+            running = false;
+        }
+    }
+}

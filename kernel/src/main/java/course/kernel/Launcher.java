@@ -1,0 +1,69 @@
+package course.kernel;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.logging.LogManager;
+import java.util.logging.Logger;
+
+import org.rapaio.jupyter.kernel.MainApp;
+import org.rapaio.jupyter.kernel.core.ConnectionProperties;
+import org.rapaio.jupyter.kernel.core.Transform;
+
+import sun.misc.Signal;
+
+/**
+ * The course's Jupyter kernel: {@code java -javaagent:course-kernel.jar -cp lib/* course.kernel.Launcher
+ * <connection file>}. It runs rapaio-jupyter-kernel's own kernel ({@link MainApp#kernel}, so magics,
+ * {@code display} and {@code updateDisplay} are rapaio's) behind {@link KernelServer}, which starts reliably
+ * and can be interrupted. SIGINT (a kernelspec with {@code interrupt_mode: signal}) interrupts the running
+ * cell exactly as an {@code interrupt_request} does, instead of killing the JVM.
+ */
+public final class Launcher {
+
+    private static final Logger LOG = Logger.getLogger(Launcher.class.getSimpleName());
+    private static volatile KernelServer server;
+
+    private Launcher() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: java -javaagent:course-kernel.jar -cp <jars> course.kernel.Launcher <connection file>");
+            System.exit(2);
+        }
+        // Until the server exists, a SIGINT has no cell to stop; it must not kill the starting kernel either.
+        Signal.handle(new Signal("INT"), sig -> {
+            KernelServer s = server;
+            if (s != null) {
+                s.interruptCell("SIGINT");
+            }
+        });
+        configureLogging();
+        Path connectionFile = Path.of(args[0]);
+        if (!Files.isRegularFile(connectionFile)) {
+            throw new IllegalArgumentException("Connection file '" + connectionFile + "' isn't a file.");
+        }
+        ConnectionProperties props = Transform.fromJson(
+                Files.readString(connectionFile, StandardCharsets.UTF_8), ConnectionProperties.class);
+        if (!StopAgent.isInstalled()) {
+            LOG.warning("started without -javaagent:course-kernel.jar: CPU loops in cells cannot be interrupted");
+        }
+        KernelServer s = new KernelServer(MainApp.kernel, props);
+        server = s;
+        s.start();
+        s.awaitShutdownRequest();
+        s.close();
+        // Learner threads (non-daemon) must not keep the JVM alive after a shutdown request.
+        System.exit(0);
+    }
+
+    private static void configureLogging() throws Exception {
+        try (InputStream in = MainApp.class.getClassLoader().getResourceAsStream("logging.properties")) {
+            if (in != null) {
+                LogManager.getLogManager().readConfiguration(in);
+            }
+        }
+    }
+}

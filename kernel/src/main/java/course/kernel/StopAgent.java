@@ -1,0 +1,55 @@
+package course.kernel;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The kernel's {@code -javaagent} (this module's jar names it as {@code Premain-Class}): it weaves stop checks
+ * ({@link StopCheckWeaver}) into every class that JShell defines for a notebook snippet, so that an interrupt
+ * also stops CPU loops. Classes outside the {@code REPL} package are never touched.
+ */
+public final class StopAgent implements ClassFileTransformer {
+
+    private static volatile boolean installed;
+    private static final AtomicInteger WOVEN = new AtomicInteger();
+    private static final AtomicInteger FAILED = new AtomicInteger();
+
+    public static void premain(String args, Instrumentation inst) {
+        inst.addTransformer(new StopAgent(), false);
+        installed = true;
+    }
+
+    /** True when the JVM was started with this agent: CPU loops in cells can be stopped. */
+    public static boolean isInstalled() {
+        return installed;
+    }
+
+    /** How many snippet classes were woven, and how many were left as they were because weaving failed. */
+    public static int wovenCount() {
+        return WOVEN.get();
+    }
+
+    public static int failedCount() {
+        return FAILED.get();
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
+                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (classBeingRedefined != null || !StopCheckWeaver.isSnippetClass(className)) {
+            return null;
+        }
+        try {
+            byte[] woven = StopCheckWeaver.weave(classfileBuffer, loader);
+            WOVEN.incrementAndGet();
+            return woven;
+        } catch (Throwable t) {
+            // The class still works, it just cannot be stopped while it loops: say so in the kernel's log.
+            FAILED.incrementAndGet();
+            System.err.println("[course-kernel] could not weave stop checks into " + className + ": " + t);
+            return null;
+        }
+    }
+}
