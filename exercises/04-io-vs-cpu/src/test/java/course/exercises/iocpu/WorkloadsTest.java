@@ -1,0 +1,143 @@
+package course.exercises.iocpu;
+
+import static java.time.Duration.ofMillis;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import course.kit.Probe;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The course's tests for exercise 04. Each test's {@code points:N} tag is what it is worth. */
+@DisplayName("Workloads")
+class WorkloadsTest {
+
+    /** What a batch of blocking tasks saw: how many ran at once, on which kind and on how many threads. */
+    record Observed(Probe probe, int distinctThreads) {
+    }
+
+    /**
+     * Submits {@code tasks} tasks that each hold their thread until {@code holdUntil} tasks have started
+     * (with a generous guard, so a wrong executor fails instead of hanging), then closes the executor.
+     */
+    private static Observed runBlockingTasks(ExecutorService executor, int tasks, int holdUntil)
+            throws InterruptedException {
+        Probe probe = new Probe();
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        CountDownLatch started = new CountDownLatch(holdUntil);
+        CountDownLatch gate = new CountDownLatch(1);
+        try (executor) {
+            for (int i = 0; i < tasks; i++) {
+                executor.submit(probe.wrap(() -> {
+                    threads.add(Thread.currentThread());
+                    started.countDown();
+                    return gate.await(5, TimeUnit.SECONDS);
+                }));
+            }
+            started.await(5, TimeUnit.SECONDS);
+            gate.countDown();
+        }
+        return new Observed(probe, threads.size());
+    }
+
+    @Test
+    @Tag("points:2")
+    @DisplayName("poolSize: cores × U × (1 + wait/compute)")
+    void poolSizeFollowsTheFormula() {
+        assertAll(
+                () -> assertEquals(80, Workloads.poolSize(8, 1.0, ofMillis(90), ofMillis(10)),
+                        "poolSize(8 cores, U=1.0, wait 90 ms, compute 10 ms)"),
+                () -> assertEquals(7, Workloads.poolSize(4, 0.5, ofMillis(50), ofMillis(20)),
+                        "poolSize(4 cores, U=0.5, wait 50 ms, compute 20 ms)"),
+                () -> assertEquals(2, Workloads.poolSize(2, 1.0, Duration.ZERO, ofMillis(10)),
+                        "poolSize(2 cores, U=1.0, wait 0, compute 10 ms)"));
+    }
+
+    @Test
+    @Tag("points:1")
+    @DisplayName("poolSize: rounds a fractional thread up (ceil)")
+    void poolSizeRoundsUp() {
+        assertAll(
+                () -> assertEquals(5, Workloads.poolSize(3, 0.9, ofMillis(10), ofMillis(20)),
+                        "poolSize(3 cores, U=0.9, wait 10 ms, compute 20 ms) = ceil(4.05)"),
+                () -> assertEquals(1, Workloads.poolSize(1, 0.5, Duration.ZERO, ofMillis(1)),
+                        "poolSize(1 core, U=0.5, wait 0, compute 1 ms) = ceil(0.5)"));
+    }
+
+    @Test
+    @Tag("points:1")
+    @DisplayName("poolSize: rejects cores < 1, U outside (0, 1], negative wait and non-positive compute")
+    void poolSizeRejectsBadArguments() {
+        assertAll(
+                () -> assertThrows(IllegalArgumentException.class, () -> Workloads.poolSize(0, 1.0, ofMillis(1), ofMillis(1)),
+                        "poolSize(0 cores, ...)"),
+                () -> assertThrows(IllegalArgumentException.class, () -> Workloads.poolSize(4, 0.0, ofMillis(1), ofMillis(1)),
+                        "poolSize(..., U=0.0, ...)"),
+                () -> assertThrows(IllegalArgumentException.class, () -> Workloads.poolSize(4, 1.5, ofMillis(1), ofMillis(1)),
+                        "poolSize(..., U=1.5, ...)"),
+                () -> assertThrows(IllegalArgumentException.class, () -> Workloads.poolSize(4, 1.0, ofMillis(-1), ofMillis(1)),
+                        "poolSize(..., wait -1 ms, ...)"),
+                () -> assertThrows(IllegalArgumentException.class, () -> Workloads.poolSize(4, 1.0, ofMillis(1), Duration.ZERO),
+                        "poolSize(..., compute 0)"));
+    }
+
+    @Test
+    @Tag("points:3")
+    @Timeout(20)
+    @DisplayName("CPU_BOUND: a fixed pool of exactly availableProcessors() platform threads")
+    void cpuBoundIsAFixedPlatformPoolOfCoresThreads() throws InterruptedException {
+        int cores = Runtime.getRuntime().availableProcessors();
+        int tasks = 3 * cores;
+        ExecutorService executor = Workloads.executorFor(WorkloadKind.CPU_BOUND);
+        assertNotNull(executor, "executorFor(CPU_BOUND) returned null");
+        Observed seen = runBlockingTasks(executor, tasks, cores);
+        assertAll(
+                () -> assertEquals(tasks, seen.probe().entered(), "tasks that ran"),
+                () -> assertEquals(tasks, seen.probe().platformCount(), "tasks that ran on a platform thread"),
+                () -> assertEquals(cores, seen.probe().peak(),
+                        "tasks running at once (availableProcessors() = " + cores + ")"),
+                () -> assertEquals(cores, seen.distinctThreads(),
+                        "distinct threads that ran the " + tasks + " tasks (a fixed pool reuses its " + cores + ")"));
+    }
+
+    @Test
+    @Tag("points:3")
+    @Timeout(20)
+    @DisplayName("IO_BOUND: one new virtual thread per task, with no limit")
+    void ioBoundIsAVirtualThreadPerTask() throws InterruptedException {
+        int tasks = 100;
+        ExecutorService executor = Workloads.executorFor(WorkloadKind.IO_BOUND);
+        assertNotNull(executor, "executorFor(IO_BOUND) returned null");
+        Observed seen = runBlockingTasks(executor, tasks, tasks);
+        assertAll(
+                () -> assertEquals(tasks, seen.probe().entered(), "tasks that ran"),
+                () -> assertEquals(tasks, seen.probe().virtualCount(), "tasks that ran on a virtual thread"),
+                () -> assertEquals(tasks, seen.probe().peak(), "tasks running at once"),
+                () -> assertEquals(tasks, seen.distinctThreads(), "distinct threads (one new thread per task)"));
+    }
+
+    @Test
+    @Tag("points:1")
+    @DisplayName("every call returns a new executor: closing one leaves the next usable")
+    void everyCallReturnsANewExecutor() throws Exception {
+        for (WorkloadKind kind : WorkloadKind.values()) {
+            ExecutorService first = Workloads.executorFor(kind);
+            first.close();
+            try (ExecutorService second = Workloads.executorFor(kind)) {
+                assertNotSame(first, second, "executorFor(" + kind + ") returned the same executor twice");
+                assertEquals(7, second.submit(() -> 7).get(), "a task on a fresh executorFor(" + kind + ")");
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package course.exercises.throttling;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import course.kit.Probe;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The course's tests for exercise 05. Each test's {@code points:N} tag is what it is worth. */
+@DisplayName("Throttle.callAll")
+class ThrottleTest {
+
+    @Test
+    @Tag("points:1")
+    @DisplayName("maxInFlight < 1 throws IllegalArgumentException")
+    void maxInFlightBelowOneIsRejected() {
+        List<Callable<Integer>> calls = List.of(() -> 1);
+        assertThrows(IllegalArgumentException.class, () -> Throttle.callAll(calls, 0),
+                "callAll(calls, 0) must throw IllegalArgumentException");
+    }
+
+    @Test
+    @Tag("points:1")
+    @DisplayName("no calls: returns an empty list")
+    void noCallsGiveAnEmptyList() throws Exception {
+        List<Integer> results = Throttle.callAll(List.<Callable<Integer>>of(), 3);
+        assertNotNull(results, "callAll must return a list, not null");
+        assertEquals(List.of(), results, "results of no calls");
+    }
+
+    @Test
+    @Tag("points:2")
+    @DisplayName("results come back in input order, not completion order")
+    void resultsKeepInputOrder() throws Exception {
+        int n = 4;
+        List<CountDownLatch> done = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            done.add(new CountDownLatch(1));
+        }
+        // Call k finishes only after call k+1 has finished: they complete in reverse order.
+        List<Callable<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int k = i;
+            calls.add(() -> {
+                if (k + 1 < n) {
+                    done.get(k + 1).await(5, TimeUnit.SECONDS);
+                }
+                done.get(k).countDown();
+                return k;
+            });
+        }
+        assertEquals(List.of(0, 1, 2, 3), Throttle.callAll(calls, n), "results of calls 0..3 (they complete 3, 2, 1, 0)");
+    }
+
+    @Test
+    @Tag("points:2")
+    @DisplayName("each call runs on its own virtual thread")
+    void eachCallOnItsOwnVirtualThread() throws Exception {
+        Probe probe = new Probe();
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        List<Callable<String>> calls = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            calls.add(probe.wrap(() -> {
+                threads.add(Thread.currentThread());
+                return "ok";
+            }));
+        }
+        List<String> results = Throttle.callAll(calls, 5);
+        assertAll(
+                () -> assertEquals(20, results.size(), "number of results"),
+                () -> assertEquals(20, probe.entered(), "calls that ran"),
+                () -> assertEquals(20, probe.virtualCount(), "calls that ran on a virtual thread"),
+                () -> assertEquals(20, threads.size(), "distinct threads (one new virtual thread per call)"));
+    }
+
+    @Test
+    @Tag("points:3")
+    @Timeout(20)
+    @DisplayName("never more than maxInFlight calls at once, and exactly maxInFlight while work waits")
+    void keepsTheLimitExactly() throws Exception {
+        int limit = 3;
+        Probe probe = new Probe();
+        // A call returns only when `limit` calls are inside at the same time: with exactly `limit` permits
+        // the calls pass in groups of three. A lower limit never fills a group (the guard breaks it after
+        // 5 s); a higher one shows in the peak.
+        CyclicBarrier group = new CyclicBarrier(limit);
+        List<Callable<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < 7 * limit; i++) {
+            int k = i;
+            calls.add(probe.wrap(() -> {
+                group.await(5, TimeUnit.SECONDS);
+                return k;
+            }));
+        }
+        List<Integer> results = Throttle.callAll(calls, limit);
+        assertAll(
+                () -> assertEquals(limit, probe.peak(), "calls in flight at the same moment (maxInFlight = " + limit + ")"),
+                () -> assertEquals(7 * limit, results.size(), "number of results"));
+    }
+
+    @Test
+    @Tag("points:2")
+    @DisplayName("a failing call: ExecutionException with its cause, thrown after every call finished")
+    void failureIsReportedAfterAllCallsFinished() {
+        Probe probe = new Probe();
+        IOException boom = new IOException("service unavailable");
+        List<Callable<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            int k = i;
+            calls.add(probe.wrap(() -> {
+                if (k == 1) {
+                    throw boom;
+                }
+                Thread.sleep(100);
+                return k;
+            }));
+        }
+        ExecutionException thrown = assertThrows(ExecutionException.class, () -> Throttle.callAll(calls, 5),
+                "callAll must throw ExecutionException when a call fails");
+        assertAll(
+                () -> assertSame(boom, thrown.getCause(), "the ExecutionException's cause (the failed call's exception)"),
+                () -> assertEquals(5, probe.exited(), "calls that had finished when callAll threw"));
+    }
+
+    @Test
+    @Tag("points:2")
+    @Timeout(10)
+    @DisplayName("a failing call gives its permit back (maxInFlight = 2, half the calls fail)")
+    void failingCallsReleaseTheirPermits() {
+        Probe probe = new Probe();
+        List<Callable<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            int k = i;
+            calls.add(probe.wrap(() -> {
+                if (k % 2 == 0) {
+                    throw new IllegalStateException("call " + k + " failed");
+                }
+                return k;
+            }));
+        }
+        ExecutionException thrown = assertThrows(ExecutionException.class, () -> Throttle.callAll(calls, 2),
+                "callAll must throw ExecutionException when calls fail");
+        assertAll(
+                () -> assertEquals(12, probe.exited(), "calls that ran to the end (a kept permit blocks the rest)"),
+                () -> assertTrue(thrown.getCause() instanceof IllegalStateException,
+                        "the cause must be the failed call's exception, was " + thrown.getCause()),
+                () -> assertEquals("call 0 failed", thrown.getCause().getMessage(),
+                        "the cause must come from the earliest failed call in list order"));
+    }
+}
