@@ -32,6 +32,8 @@ JVM_OPTIONS = [
     "-Dcourse.kernel=" + NAME,
     "-Dfile.encoding=UTF-8",
     "-Dstdout.encoding=UTF-8",
+    # Tablesaw's classgraph calls sun.misc.Unsafe; JDK 24+ would warn about it on the kernel's stderr.
+    "--sun-misc-unsafe-memory-access=allow",
 ]
 
 ENV = {
