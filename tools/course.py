@@ -357,7 +357,7 @@ def cmd_test(args) -> int:
 
 def java_main(module: str, artifact: str, main_class: str, argv: list[str]) -> int:
     jdk = find_jdk()
-    cmd_setup(argparse.Namespace(prefix=None))
+    build(jdk)  # the jars only: grading and reproducing need no kernelspec
     cp = os.pathsep.join([str(ROOT / module / "target" / f"{artifact}-{VERSION}.jar"),
                           str(ROOT / module / "target" / "lib" / "*")])
     return subprocess.run([str(jdk / "bin" / "java"), "-ea", "--enable-preview", "-Djava.awt.headless=true",
