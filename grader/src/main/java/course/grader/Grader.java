@@ -1,0 +1,317 @@
+package course.grader;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Grades exercises with the course's own tests.
+ *
+ * <p>For each exercise the grader compiles the code under test (the learner's
+ * {@code exercises/NN-name/src/main/java}, or the reference solution in {@code solutions/}) in-process with
+ * {@code javax.tools}, compiles the course's pristine copy of the tests against it, and runs them in forked
+ * JVMs with the JUnit Platform Launcher (see {@link ForkedTests}). A test earns its {@code points:N} tag (1
+ * without one) when it passes, and nothing otherwise. An exercise that does not compile scores 0 with one
+ * clear error; the other exercises are graded as usual.
+ *
+ * <p>Instances are immutable and may grade from several threads at once.
+ */
+public final class Grader {
+
+    /** Which code is graded. */
+    public enum Source {
+        /** The learner's code: {@code exercises/NN-name/src/main/java}. */
+        EXERCISES("exercises"),
+        /** The reference solutions: {@code solutions/NN-name/src/main/java}. */
+        SOLUTIONS("solutions");
+
+        private final String folder;
+
+        Source(String folder) {
+            this.folder = folder;
+        }
+
+        /** The folder under the course folder that holds this source's exercises. */
+        public String folder() {
+            return folder;
+        }
+    }
+
+    private final Path root;
+
+    /**
+     * Creates a grader for the course in {@code root}.
+     *
+     * @param root the course folder (see {@link CourseRoot#find()})
+     */
+    public Grader(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    /** The exercises the course grades ({@code NN-name}), in order. */
+    public static List<String> exercises() {
+        return Pristine.exercises();
+    }
+
+    /**
+     * Grades the given exercises, one after the other.
+     *
+     * @param names  the exercises, {@code NN-name}; empty for all of them
+     * @param source whose code to grade
+     * @return the report
+     * @throws IllegalArgumentException if a name is not one of {@link #exercises()}
+     */
+    public GradeReport grade(List<String> names, Source source) {
+        List<String> all = exercises();
+        List<String> chosen = names.isEmpty() ? all : names;
+        for (String n : chosen) {
+            if (!all.contains(n)) {
+                throw new IllegalArgumentException("no exercise named '" + n + "'; the exercises are " + all);
+            }
+        }
+        long t0 = System.nanoTime();
+        List<ExerciseResult> results = new ArrayList<>();
+        for (String n : chosen) {
+            Path main = root.resolve(source.folder()).resolve(n).resolve("src/main/java");
+            Path learnerTests = source == Source.EXERCISES ? root.resolve("exercises").resolve(n).resolve("src/test/java")
+                    : null;
+            results.add(grade(n, main, learnerTests));
+        }
+        return new GradeReport(source, results, Duration.ofNanos(System.nanoTime() - t0));
+    }
+
+    /**
+     * Grades one exercise whose code under test is in {@code mainSources}.
+     *
+     * @param exercise     the exercise, {@code NN-name}
+     * @param mainSources  the folder of the code under test (a {@code src/main/java})
+     * @param learnerTests the learner's copy of the tests, only to note edits (never run); may be {@code null}
+     * @return the exercise's grade
+     */
+    public ExerciseResult grade(String exercise, Path mainSources, Path learnerTests) {
+        Objects.requireNonNull(exercise, "exercise");
+        Path work = null;
+        try {
+            work = Files.createTempDirectory("course-grade-" + exercise + "-");
+            return gradeIn(exercise, mainSources, learnerTests, work);
+        } catch (IOException e) {
+            throw new UncheckedIOException("grading " + exercise + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("grading " + exercise + " was interrupted", e);
+        } finally {
+            deleteQuietly(work);
+        }
+    }
+
+    private ExerciseResult gradeIn(String exercise, Path mainSources, Path learnerTests, Path work)
+            throws IOException, InterruptedException {
+        Path testSources = work.resolve("course-tests");
+        copyTree(Pristine.tests(exercise), testSources);
+        List<String> testClasses = testClassNames(testSources);
+        List<String> notes = tamperNotes(exercise, testSources, learnerTests);
+        List<Path> compileCp = Classpaths.compile();
+
+        List<String> problems = new ArrayList<>();
+        Path mainOut = work.resolve("main-classes");
+        Path testOut = work.resolve("test-classes");
+        if (!Files.isDirectory(mainSources)) {
+            problems.add(show(mainSources) + ": folder not found");
+        } else {
+            List<String> errors = JavaCompilation.compile(mainSources, compileCp, mainOut, this::show);
+            if (!errors.isEmpty()) {
+                problems.add("your code does not compile:");
+                problems.addAll(errors);
+            } else {
+                List<Path> cp = new ArrayList<>(compileCp);
+                cp.addFirst(mainOut);
+                errors = JavaCompilation.compile(testSources, cp, testOut, p -> courseTest(testSources, p));
+                if (!errors.isEmpty()) {
+                    problems.add("the course's tests do not compile against your code"
+                            + " (did you change a public name or signature?):");
+                    problems.addAll(errors);
+                }
+            }
+        }
+
+        ForkedTests.Outcome outcome;
+        if (problems.isEmpty()) {
+            List<Path> cp = new ArrayList<>(List.of(mainOut, testOut));
+            cp.addAll(Classpaths.runtime());
+            outcome = ForkedTests.run(cp, testClasses, false, work);
+        } else {
+            outcome = listTestsWithStubs(exercise, testSources, testClasses, work);
+        }
+        if (outcome.problem() != null) {
+            problems.add(outcome.problem());
+        }
+
+        String notGraded = problems.isEmpty() ? null : "not graded: " + problems.getFirst();
+        List<TestResult> tests = new ArrayList<>();
+        for (ForkedTests.Planned p : inSourceOrder(outcome.plan().values(), testSources)) {
+            ForkedTests.Ended e = outcome.ended().get(p.uniqueId());
+            boolean passed = notGraded == null && e != null && e.passed();
+            String message = notGraded != null ? notGraded : passed ? "" : e == null ? "did not run" : e.message();
+            tests.add(new TestResult(exercise, p.name(), passed ? p.points() : 0, p.points(), passed, message));
+        }
+        return new ExerciseResult(exercise, tests, problems, notes);
+    }
+
+    private static final Pattern METHOD = Pattern.compile("\\[method:([^(\\]]+)\\(");
+
+    /** The tests in the order they are written in the course's test sources (JUnit runs them in its own order). */
+    private static List<ForkedTests.Planned> inSourceOrder(Collection<ForkedTests.Planned> tests, Path testSources)
+            throws IOException {
+        Map<String, String> sources = new HashMap<>();
+        Map<ForkedTests.Planned, Integer> position = new HashMap<>();
+        for (ForkedTests.Planned p : tests) {
+            String text = sources.get(p.className());
+            if (text == null) {
+                Path file = testSources.resolve(p.className().replace('.', '/') + ".java");
+                text = Files.isRegularFile(file) ? Files.readString(file) : "";
+                sources.put(p.className(), text);
+            }
+            Matcher m = METHOD.matcher(p.uniqueId());
+            int at = m.find() ? text.indexOf(" " + m.group(1) + "(") : -1;
+            position.put(p, at < 0 ? Integer.MAX_VALUE : at);
+        }
+        List<ForkedTests.Planned> sorted = new ArrayList<>(tests);
+        sorted.sort(Comparator.comparing(p -> position.get(p)));
+        return sorted;
+    }
+
+    /** Lists the tests (for their names and points) when the learner's code cannot be tested. */
+    private ForkedTests.Outcome listTestsWithStubs(String exercise, Path testSources, List<String> testClasses,
+                                                   Path work) throws IOException, InterruptedException {
+        Path stubSources = work.resolve("course-stubs");
+        copyTree(Pristine.stubs(exercise), stubSources);
+        Path stubOut = work.resolve("stub-classes");
+        Path testOut = work.resolve("stub-test-classes");
+        List<Path> compileCp = Classpaths.compile();
+        List<String> errors = JavaCompilation.compile(stubSources, compileCp, stubOut, p -> p.toString());
+        List<Path> cp = new ArrayList<>(compileCp);
+        cp.addFirst(stubOut);
+        if (errors.isEmpty()) {
+            errors = JavaCompilation.compile(testSources, cp, testOut, p -> p.toString());
+        }
+        if (!errors.isEmpty()) {
+            return new ForkedTests.Outcome(Map.of(), Map.of(),
+                    "the grader's copy of the course's stubs does not compile either: " + errors.getFirst());
+        }
+        List<Path> runCp = new ArrayList<>(List.of(stubOut, testOut));
+        runCp.addAll(Classpaths.runtime());
+        return ForkedTests.run(runCp, testClasses, true, work);
+    }
+
+    /** Notes test files in the learner's copy that differ from the course's (which were used instead). */
+    private List<String> tamperNotes(String exercise, Path courseTests, Path learnerTests) throws IOException {
+        if (learnerTests == null) {
+            return List.of();
+        }
+        TreeSet<String> names = new TreeSet<>(relativeJavaFiles(courseTests));
+        if (Files.isDirectory(learnerTests)) {
+            names.addAll(relativeJavaFiles(learnerTests));
+        }
+        List<String> notes = new ArrayList<>();
+        for (String rel : names) {
+            Path course = courseTests.resolve(rel);
+            Path mine = learnerTests.resolve(rel);
+            boolean same = Files.isRegularFile(course) && Files.isRegularFile(mine)
+                    && Arrays.equals(Files.readAllBytes(course), Files.readAllBytes(mine));
+            if (!same) {
+                notes.add(show(mine) + (Files.isRegularFile(mine) ? (Files.isRegularFile(course)
+                        ? " differs from the course's copy" : " is not one of the course's tests")
+                        : " is missing") + ": the course's own tests were used");
+            }
+        }
+        return notes;
+    }
+
+    private static List<String> relativeJavaFiles(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.toString().endsWith(".java"))
+                    .map(p -> dir.relativize(p).toString().replace('\\', '/'))
+                    .toList();
+        }
+    }
+
+    private static List<String> testClassNames(Path testSources) throws IOException {
+        try (Stream<Path> s = Files.walk(testSources)) {
+            return s.filter(p -> p.getFileName().toString().endsWith("Test.java"))
+                    .map(p -> testSources.relativize(p).toString().replace('\\', '/'))
+                    .map(r -> r.substring(0, r.length() - ".java".length()).replace('/', '.'))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    /** A path as the learner knows it: relative to the course folder when it is inside it. */
+    private String show(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        return abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : abs.toString();
+    }
+
+    private static String courseTest(Path testSources, Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        return abs.startsWith(testSources) ? "course test " + testSources.relativize(abs).toString().replace('\\', '/')
+                : abs.toString();
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        if (!Files.isDirectory(from)) {
+            throw new IllegalStateException("the grader has no copy of " + from
+                    + ": rebuild it with ./course setup --rebuild");
+        }
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.createDirectories(target.getParent());
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    Files.deleteIfExists(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException ignored) {
+            // a temporary folder left behind is harmless
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package course.grader;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.TestTag;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * The main class of a forked test JVM: runs the selected tests of one exercise with the JUnit Platform
+ * Launcher and reports each one, as it happens, in {@link Wire} lines to a results file.
+ *
+ * <p>Arguments: {@code RESULTS TIMEOUT_SECONDS MODE ITEM...}, where MODE is {@code classes} (ITEMs are test
+ * classes), {@code ids} (ITEMs are test unique ids, to resume after an earlier JVM stopped) or
+ * {@code discover} (list the tests of the ITEM classes, run nothing). The system property
+ * {@code course.grader.testClasses} names the course's test classes, so that messages point at the
+ * learner's code. After a test times out the JVM halts at once: the test's thread may still be spinning,
+ * and the grader resumes the remaining tests in a fresh JVM.
+ */
+public final class TestWorker {
+    private TestWorker() {
+    }
+
+    /**
+     * Runs the tests.
+     *
+     * @param args {@code RESULTS TIMEOUT_SECONDS MODE ITEM...}
+     * @throws IOException if the results file cannot be written
+     */
+    public static void main(String[] args) throws IOException {
+        Path results = Path.of(args[0]);
+        String timeout = args[1];
+        String mode = args[2];
+        List<String> items = Arrays.asList(args).subList(3, args.length);
+        Set<String> testClasses = Set.of(System.getProperty("course.grader.testClasses", "").split(","));
+
+        PrintWriter out = new PrintWriter(Files.newBufferedWriter(results, StandardCharsets.UTF_8), true);
+        List<DiscoverySelector> selectors = items.stream()
+                .map(i -> mode.equals("ids") ? (DiscoverySelector) selectUniqueId(i) : selectClass(i))
+                .toList();
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectors)
+                .configurationParameter("junit.jupiter.execution.timeout.default", timeout + " s")
+                .configurationParameter("junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD")
+                .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
+                .configurationParameter("junit.platform.stacktrace.pruning.enabled", "true")
+                .build();
+        Launcher launcher = LauncherFactory.create();
+        TestPlan plan = launcher.discover(request);
+        for (TestIdentifier root : plan.getRoots()) {
+            for (TestIdentifier id : plan.getDescendants(root)) {
+                if (id.isTest()) {
+                    out.println(Wire.line(Wire.PLAN, id.getUniqueId(), className(id), id.getDisplayName(),
+                            Integer.toString(points(id))));
+                }
+            }
+        }
+        if (!mode.equals("discover")) {
+            launcher.execute(plan, new Listener(out, testClasses));
+        }
+        out.println(Wire.line(Wire.DONE));
+        out.flush();
+        Runtime.getRuntime().halt(0); // threads the learner's code left behind must not keep this JVM alive
+    }
+
+    /** The points a test is worth: its {@code points:N} tag, or 1. */
+    static int points(TestIdentifier id) {
+        for (TestTag tag : id.getTags()) {
+            String name = tag.getName();
+            if (name.startsWith("points:")) {
+                try {
+                    return Integer.parseInt(name.substring("points:".length()).trim());
+                } catch (NumberFormatException e) {
+                    return 1;
+                }
+            }
+        }
+        return 1;
+    }
+
+    private static String className(TestIdentifier id) {
+        Optional<TestSource> source = id.getSource();
+        return source.filter(MethodSource.class::isInstance)
+                .map(s -> ((MethodSource) s).getClassName())
+                .orElse("");
+    }
+
+    private record Listener(PrintWriter out, Set<String> testClasses) implements TestExecutionListener {
+        @Override
+        public void executionStarted(TestIdentifier id) {
+            if (id.isTest()) {
+                out.println(Wire.line(Wire.START, id.getUniqueId()));
+            }
+        }
+
+        @Override
+        public void executionSkipped(TestIdentifier id, String reason) {
+            if (id.isTest()) {
+                out.println(Wire.line(Wire.END, id.getUniqueId(), "SKIPPED", "skipped: " + reason));
+            }
+        }
+
+        @Override
+        public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+            Throwable t = result.getThrowable().orElse(null);
+            String message = t == null ? "" : Failures.describe(t, testClasses);
+            if (id.isTest()) {
+                boolean timedOut = t != null && Failures.isTimeout(t);
+                String status = timedOut ? "TIMED_OUT" : result.getStatus().name();
+                out.println(Wire.line(Wire.END, id.getUniqueId(), status, message));
+                if (timedOut) {
+                    out.flush();
+                    Runtime.getRuntime().halt(3);
+                }
+            } else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+                out.println(Wire.line(Wire.CONTAINER, id.getUniqueId(), message));
+            }
+        }
+    }
+
+    static String joinClasses(List<String> classes) {
+        return classes.stream().collect(Collectors.joining(","));
+    }
+}
