@@ -47,7 +47,7 @@ final class Failures {
                 if (!sb.isEmpty()) {
                     sb.append('\n');
                 }
-                sb.append(seen.size() > 1 || n > 1 ? "• " : "").append(msg).append(n > 1 ? " (×" + n + ")" : "");
+                sb.append(seen.size() > 1 ? "• " : "").append(msg).append(n > 1 ? " (×" + n + ")" : "");
             });
             text = sb.toString();
         } else if (t instanceof AssertionError) {

@@ -15,9 +15,10 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -96,23 +97,45 @@ class ThrottleTest {
     @DisplayName("never more than maxInFlight calls at once, and exactly maxInFlight while work waits")
     void keepsTheLimitExactly() throws Exception {
         int limit = 3;
+        int n = 7 * limit;
         Probe probe = new Probe();
-        // A call returns only when `limit` calls are inside at the same time: with exactly `limit` permits
-        // the calls pass in groups of three. A lower limit never fills a group (the guard breaks it after
-        // 5 s); a higher one shows in the peak.
-        CyclicBarrier group = new CyclicBarrier(limit);
+        CountDownLatch limitReached = new CountDownLatch(limit);
+        CountDownLatch gate = new CountDownLatch(1);
         List<Callable<Integer>> calls = new ArrayList<>();
-        for (int i = 0; i < 7 * limit; i++) {
+        for (int i = 0; i < n; i++) {
             int k = i;
             calls.add(probe.wrap(() -> {
-                group.await(5, TimeUnit.SECONDS);
+                limitReached.countDown();
+                gate.await(5, TimeUnit.SECONDS);
                 return k;
             }));
         }
-        List<Integer> results = Throttle.callAll(calls, limit);
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread caller = Thread.ofPlatform().start(() -> {
+            try {
+                outcome.set(Throttle.callAll(calls, limit));
+            } catch (Exception | Error e) {
+                outcome.set(e);
+            }
+        });
+        // Every call waits at the gate. With the limit right, exactly `limit` calls get in; a call beyond the
+        // limit, if the code lets one in, has a moment to show up before the gate opens.
+        boolean reached = false;
+        for (int waited = 0; !reached && caller.isAlive() && waited < 5_000; waited += 50) {
+            reached = limitReached.await(50, TimeUnit.MILLISECONDS);
+        }
+        boolean filled = reached;
+        Thread.sleep(200);
+        int inFlightAtTheGate = probe.inFlight();
+        gate.countDown();
+        caller.join();
         assertAll(
+                () -> assertTrue(filled, "only " + probe.peak() + " calls ever ran at once; " + limit
+                        + " should have, as maxInFlight = " + limit + " and " + n + " calls were waiting"),
+                () -> assertEquals(limit, inFlightAtTheGate, "calls in flight while the rest waited (maxInFlight = "
+                        + limit + ")"),
                 () -> assertEquals(limit, probe.peak(), "calls in flight at the same moment (maxInFlight = " + limit + ")"),
-                () -> assertEquals(7 * limit, results.size(), "number of results"));
+                () -> assertEquals(IntStream.range(0, n).boxed().toList(), outcome.get(), "the results"));
     }
 
     @Test

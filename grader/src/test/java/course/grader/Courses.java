@@ -1,0 +1,74 @@
+package course.grader;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/** Helpers for the grader's tests: the course folder, and throw-away course folders built from it. */
+final class Courses {
+    private Courses() {
+    }
+
+    /** The course folder these tests run in. */
+    static Path root() {
+        return CourseRoot.find();
+    }
+
+    /** A solution's {@code src/main/java}. */
+    static Path solution(String exercise) {
+        return root().resolve("solutions").resolve(exercise).resolve("src/main/java");
+    }
+
+    /**
+     * Creates a course folder under {@code dir} whose {@code exercises/NN-name} holds the reference solutions
+     * (sources and the course's tests), plus an empty {@code course} script so that it is a course folder.
+     */
+    static Path solvedCourse(Path dir) throws IOException {
+        Path course = dir.resolve("course-copy");
+        for (String e : Grader.exercises()) {
+            copyTree(solution(e), course.resolve("exercises").resolve(e).resolve("src/main/java"));
+            copyTree(root().resolve("exercises").resolve(e).resolve("src/test/java"),
+                    course.resolve("exercises").resolve(e).resolve("src/test/java"));
+        }
+        Files.writeString(course.resolve("course"), "#!/bin/sh\n");
+        return course;
+    }
+
+    /** Copies the learner-facing {@code exercises/} (stubs and tests) of this course under {@code dir}. */
+    static Path stubCourse(Path dir) throws IOException {
+        Path course = dir.resolve("course-copy");
+        for (String e : Grader.exercises()) {
+            copyTree(root().resolve("exercises").resolve(e).resolve("src"), course.resolve("exercises").resolve(e).resolve("src"));
+        }
+        Files.writeString(course.resolve("course"), "#!/bin/sh\n");
+        return course;
+    }
+
+    /** Finds the one file named {@code name} under {@code dir}. */
+    static Path find(Path dir, String name) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getFileName().toString().equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(name + " not found under " + dir));
+        }
+    }
+
+    static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            s.forEach(p -> {
+                try {
+                    Path t = to.resolve(from.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(t);
+                    } else {
+                        Files.createDirectories(t.getParent());
+                        Files.copy(p, t);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package course.grader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line: options, exit codes and the JSON file. */
+class GradeCliTest {
+    @TempDir
+    Path work;
+
+    @Test
+    void aSolutionScoresFullMarksWithRequireFull() throws Exception {
+        // ./course test grades all five solutions with --require-full; one is enough to test the options here.
+        Path json = work.resolve("r.json");
+        assertEquals(0, GradeCli.run("05-throttling", "--solutions", "--require-full", "--json", json.toString()),
+                "exit code");
+        JsonNode r = new ObjectMapper().readTree(json.toFile());
+        assertEquals(13, r.get("max_score").asInt(), "max_score");
+        assertEquals(13, r.get("score").asInt(), "score");
+        assertEquals(7, r.get("tests").size(), "tests");
+    }
+
+    @Test
+    void requireFullFailsBelowFullMarksButPlainGradingDoesNot() {
+        // The course's exercises/ holds the stubs in this repository: 03 scores 0 of 16.
+        String stub = Courses.root().resolve("exercises/03-batch-math/src/main/java/course/exercises/batchmath/BatchMath.java")
+                .toString();
+        assertTrue(new java.io.File(stub).isFile(), stub);
+        assertEquals(0, GradeCli.run("03-batch-math"), "exit code without --require-full");
+        assertEquals(1, GradeCli.run("03-batch-math", "--require-full"), "exit code with --require-full");
+    }
+
+    @Test
+    void anUnknownExerciseIsAUsageError() {
+        assertEquals(2, GradeCli.run("99-nothing"), "exit code");
+    }
+}

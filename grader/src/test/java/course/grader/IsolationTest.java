@@ -1,0 +1,89 @@
+package course.grader;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One broken exercise never hides the grades of the others: in a course whose exercises are solved, except
+ * that 01 has a syntax error, 02 loops forever and 04 calls {@code System.exit(1)}, those three score 0
+ * with a clear reason while 03 and 05 score full marks.
+ */
+class IsolationTest {
+    @TempDir
+    static Path work;
+    static Map<String, ExerciseResult> graded;
+
+    @BeforeAll
+    static void gradeABrokenCourse() throws Exception {
+        Path course = Courses.solvedCourse(work);
+        Path threadCost = Courses.find(course.resolve("exercises/01-thread-cost"), "ThreadCost.java");
+        Files.writeString(threadCost, Files.readString(threadCost)
+                .replace("long start = System.nanoTime();", "long start = System.nanoTime()"));
+        Path cafe = Courses.find(course.resolve("exercises/02-cafe"), "Cafe.java");
+        Files.writeString(cafe, Files.readString(cafe)
+                .replace("Objects.requireNonNull(brewTime, \"brewTime\");", "while (staff != null) { } // loops forever"));
+        Path workloads = Courses.find(course.resolve("exercises/04-io-vs-cpu"), "Workloads.java");
+        Files.writeString(workloads, Files.readString(workloads)
+                .replace("Objects.requireNonNull(wait, \"wait\");", "System.exit(1);")
+                .replace("return switch (Objects.requireNonNull(kind, \"kind\")) {",
+                        "System.exit(1);\n        return switch (Objects.requireNonNull(kind, \"kind\")) {"));
+        GradeReport report = new Grader(course).grade(List.of(), Grader.Source.EXERCISES);
+        System.out.print(report.toText());
+        graded = report.exercises().stream().collect(Collectors.toMap(ExerciseResult::exercise, Function.identity()));
+    }
+
+    @Test
+    void aSyntaxErrorScoresZeroWithTheLearnersFileAndLine() {
+        ExerciseResult r = graded.get("01-thread-cost");
+        assertAll(
+                () -> assertEquals(0, r.score(), "score"),
+                () -> assertEquals(11, r.maxScore(), "the tests are still listed with their points"),
+                () -> assertEquals("your code does not compile:", r.problems().getFirst()),
+                () -> assertTrue(r.problems().get(1).startsWith(
+                        "exercises/01-thread-cost/src/main/java/course/exercises/threadcost/ThreadCost.java:"),
+                        "the error names the learner's file and line: " + r.problems()),
+                () -> assertTrue(r.problems().get(1).contains("';' expected"), r.problems().get(1)),
+                () -> assertTrue(r.tests().stream().allMatch(t -> t.message().startsWith("not graded: ")),
+                        "every test says why it was not graded"));
+    }
+
+    @Test
+    void anEndlessLoopScoresZeroByTimeout() {
+        ExerciseResult r = graded.get("02-cafe");
+        assertAll(
+                () -> assertEquals(0, r.score(), "score"),
+                () -> assertEquals(10, r.maxScore(), "max score"),
+                () -> assertTrue(r.tests().stream().allMatch(t -> t.message().contains("timed out")),
+                        "every test timed out: " + r.tests()));
+    }
+
+    @Test
+    void systemExitScoresZeroForItsOwnExerciseOnly() {
+        ExerciseResult r = graded.get("04-io-vs-cpu");
+        assertAll(
+                () -> assertEquals(0, r.score(), "score"),
+                () -> assertEquals(11, r.maxScore(), "max score"),
+                () -> assertTrue(r.tests().stream().allMatch(t -> t.message().contains("System.exit(1)")),
+                        "every test names the System.exit: " + r.tests()));
+    }
+
+    @Test
+    void theOtherExercisesAreGradedNormally() {
+        assertAll(
+                () -> assertEquals(16, graded.get("03-batch-math").score(), "03-batch-math"),
+                () -> assertEquals(16, graded.get("03-batch-math").maxScore(), "03-batch-math max"),
+                () -> assertEquals(13, graded.get("05-throttling").score(), "05-throttling"),
+                () -> assertEquals(13, graded.get("05-throttling").maxScore(), "05-throttling max"));
+    }
+}

@@ -1,0 +1,114 @@
+package course.grader;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.Table;
+
+/**
+ * The untouched stubs score 0 with a helpful message per test; a learner's edited test file changes
+ * nothing; the JSON is Gradescope's shape.
+ */
+class StubsAndTamperingTest {
+    @TempDir
+    static Path work;
+    static GradeReport stubs;
+
+    @BeforeAll
+    static void gradeTheStubs() throws Exception {
+        stubs = new Grader(Courses.stubCourse(work.resolve("stubs"))).grade(List.of(), Grader.Source.EXERCISES);
+    }
+
+    @Test
+    void theStubsScoreZeroOutOfTheFullMaximum() {
+        assertEquals(0, stubs.score(), "score of the stubs");
+        assertEquals(61, stubs.maxScore(), "max score of the five exercises");
+        assertEquals(5, stubs.exercises().size(), "exercises graded");
+        stubs.exercises().forEach(e -> assertTrue(e.problems().isEmpty(), "the stubs compile: " + e.problems()));
+    }
+
+    @Test
+    void everyStubFailureSaysWhatIsMissingWithoutAStackTrace() {
+        for (ExerciseResult e : stubs.exercises()) {
+            for (TestResult t : e.tests()) {
+                assertAll(e.exercise() + " › " + t.name(),
+                        () -> assertTrue(t.message().contains("is not written yet"), t.message()),
+                        () -> assertTrue(t.message().length() < 1000, "message too long: " + t.message().length()),
+                        () -> assertFalse(t.message().contains("\tat "), "stack frames in: " + t.message()),
+                        () -> assertFalse(t.message().contains("at java.base/"), "stack frames in: " + t.message()));
+            }
+        }
+    }
+
+    @Test
+    void anEditedTestFileDoesNotChangeTheGrade() throws Exception {
+        Path course = Courses.stubCourse(work.resolve("tampered"));
+        // The learner "fixes" the tests: every test body is replaced by nothing, so every test would pass.
+        Path test = Courses.find(course.resolve("exercises/01-thread-cost"), "ThreadCostTest.java");
+        String edited = Files.readString(test).replaceAll("(?s)void (\\w+)\\(\\) throws InterruptedException \\{.*?\\n    }",
+                "void $1() { }");
+        assertTrue(!edited.equals(Files.readString(test)), "the edit must change the file");
+        Files.writeString(test, edited);
+        Files.writeString(test.resolveSibling("ExtraTest.java"), """
+                package course.exercises.threadcost;
+                class ExtraTest { @org.junit.jupiter.api.Test void free() { } }
+                """);
+
+        GradeReport report = new Grader(course).grade(List.of("01-thread-cost"), Grader.Source.EXERCISES);
+        ExerciseResult r = report.exercises().getFirst();
+        ExerciseResult untouched = stubs.exercises().getFirst();
+        assertAll(
+                () -> assertEquals(0, r.score(), "score with an edited test file"),
+                () -> assertEquals(untouched.maxScore(), r.maxScore(), "max score with an edited test file"),
+                () -> assertEquals(untouched.tests().stream().map(TestResult::name).toList(),
+                        r.tests().stream().map(TestResult::name).toList(), "the tests that ran"),
+                () -> assertEquals(2, r.notes().size(), "notes about the edited and the extra file: " + r.notes()),
+                () -> assertTrue(r.notes().stream().anyMatch(n -> n.contains("ThreadCostTest.java differs")), r.notes().toString()),
+                () -> assertTrue(report.toText().contains("course's own tests"), "the report says which tests were used"));
+    }
+
+    @Test
+    void theJsonIsGradescopesShape() throws Exception {
+        Path file = work.resolve("out/results.json");
+        stubs.writeJson(file);
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertEquals(0, json.get("score").asInt(), "score");
+        assertEquals(61, json.get("max_score").asInt(), "max_score");
+        assertTrue(json.get("output").asText().contains("course's own tests"), "output names the tests used");
+        assertTrue(json.has("execution_time"), "execution_time");
+        assertEquals(38, json.get("tests").size(), "tests");
+        for (JsonNode t : json.get("tests")) {
+            assertEquals(Set.of("name", "score", "max_score", "status", "output", "visibility"),
+                    Set.copyOf(iterate(t.fieldNames())), "fields of " + t);
+            assertEquals("failed", t.get("status").asText());
+            assertTrue(t.get("max_score").asInt() >= 1, "max_score of " + t.get("name"));
+            assertFalse(t.get("output").asText().isBlank(), "output of " + t.get("name"));
+        }
+    }
+
+    @Test
+    void theNotebookTableHasOneRowPerTest() {
+        Table table = stubs.toTable();
+        assertEquals(38, table.rowCount(), "rows");
+        assertEquals(List.of("Exercise", "Test", "Points", "Max", "Result", "Message"), table.columnNames());
+        assertEquals(61, (int) table.intColumn("Max").sum(), "sum of Max");
+        assertTrue(table.name().startsWith("Total: 0/61 points"), table.name());
+    }
+
+    private static List<String> iterate(java.util.Iterator<String> it) {
+        List<String> out = new java.util.ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+}
