@@ -58,12 +58,11 @@ WORKDIR /opt/vthreads-course
 # Maven repository with everything the kit, kernel, grader and exercises use: `mvn verify` (the
 # first step of ./course test) brings the test plugins' providers, `./course grade` the grader's
 # needs. The second grade runs with Maven offline, to prove a classroom without network can grade.
-# JUPYTER_DATA_DIR keeps ./course grade's own kernelspec check out of the image's home folder.
 RUN ./course setup --prefix "${CONDA_DIR}" && \
     mvn -B -q verify && \
     mkdir -p /tmp/course-build && \
-    JUPYTER_DATA_DIR=/tmp/course-build ./course grade --json /tmp/course-build/online.json && \
-    MAVEN_ARGS=--offline JUPYTER_DATA_DIR=/tmp/course-build ./course grade --json /tmp/course-build/offline.json && \
+    ./course grade --json /tmp/course-build/online.json && \
+    MAVEN_ARGS=--offline ./course grade --json /tmp/course-build/offline.json && \
     rm -rf /tmp/course-build "/home/${NB_USER}/.m2" && \
     fix-permissions /opt/vthreads-course && \
     fix-permissions /opt/m2 && \

@@ -1,0 +1,126 @@
+"""`./course setup --prefix P`, as the Docker image runs it (with P = $CONDA_DIR).
+
+It must write P/share/jupyter/kernels/vthreads-java with an absolute JDK 25 `java`, leave the
+user's own Jupyter folder alone, and give a kernel that Jupyter finds through P alone and that runs
+notebooks: Java 25, virtual threads, assertions on, preview APIs, and a headless chart as a PNG.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNEL = "vthreads-java"
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory) -> dict:
+    base = tmp_path_factory.mktemp("setup-prefix")
+    p = base / "prefix"
+    user_data = base / "user-data"  # where a plain `./course setup` would write; --prefix must not
+    env = dict(os.environ, JUPYTER_DATA_DIR=str(user_data))
+    r = subprocess.run([str(ROOT / "course"), "setup", "--prefix", str(p)], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, f"./course setup --prefix failed:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    return {"prefix": p, "user_data": user_data, "stdout": r.stdout, "base": base}
+
+
+def spec_dir(prefix: dict) -> Path:
+    return prefix["prefix"] / "share" / "jupyter" / "kernels" / KERNEL
+
+
+def kernel_json(prefix: dict) -> dict:
+    return json.loads((spec_dir(prefix) / "kernel.json").read_text())
+
+
+def java_feature_version(java: str) -> int:
+    r = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
+    m = re.search(r'version "(\d+)', r.stderr + r.stdout)
+    assert m, r.stderr
+    return int(m.group(1))
+
+
+def test_kernelspec_is_written_under_the_prefix_only(prefix):
+    assert (spec_dir(prefix) / "kernel.json").is_file()
+    assert not (prefix["user_data"] / "kernels" / KERNEL).exists(), "--prefix also wrote the user's kernelspec"
+    assert str(spec_dir(prefix)) in prefix["stdout"]
+
+
+def test_kernel_uses_an_absolute_jdk_25_java(prefix):
+    argv = kernel_json(prefix)["argv"]
+    java = Path(argv[0])
+    assert java.is_absolute() and java.name == "java", argv[0]
+    assert os.access(java, os.X_OK)
+    assert java_feature_version(str(java)) >= 25
+    assert argv[-1] == "{connection_file}"
+
+
+def test_kernel_classpath_is_the_prefix_lib(prefix):
+    spec = kernel_json(prefix)
+    argv = spec["argv"]
+    lib = spec_dir(prefix).resolve() / "lib"
+    cp = argv[argv.index("-cp") + 1]
+    assert cp == f"{lib}/*"
+    jars = sorted(p.name for p in lib.glob("*.jar"))
+    assert any(j.startswith("course-kit-") for j in jars), jars
+    assert any(j.startswith("rapaio-jupyter-kernel-") for j in jars), jars
+    for opt in ("-ea", "--enable-preview", "-Djava.awt.headless=true"):
+        assert opt in argv
+    assert "--enable-preview" in spec["env"]["RJK_COMPILER_OPTIONS"]
+
+
+CELLS = [
+    # 1. Which JVM runs the notebook, and from which classpath.
+    'System.out.println("feature=" + Runtime.version().feature());\n'
+    'System.out.println("cp=" + System.getProperty("java.class.path"));',
+    # 2. Virtual threads and assertions.
+    'var t = Thread.ofVirtual().start(() -> {});\nt.join();\n'
+    'boolean ea = false;\nassert ea = true;\n'
+    'System.out.println("virtual=" + t.isVirtual() + " assertions=" + ea);',
+    # 3. A preview API of JDK 25 compiles and runs (RJK_COMPILER_OPTIONS and --enable-preview).
+    'int answer;\n'
+    'try (var scope = java.util.concurrent.StructuredTaskScope.open()) {\n'
+    '    var task = scope.fork(() -> 6 * 7);\n    scope.join();\n    answer = task.get();\n}\n'
+    'System.out.println("structured=" + answer);',
+    # 4. A chart drawn headless with text (fonts) comes back as an inline PNG.
+    'var img = new java.awt.image.BufferedImage(240, 120, java.awt.image.BufferedImage.TYPE_INT_RGB);\n'
+    'var g = img.createGraphics();\ng.setColor(java.awt.Color.WHITE);\ng.fillRect(0, 0, 240, 120);\n'
+    'g.setColor(java.awt.Color.BLUE);\ng.fillRect(20, 40, 60, 60);\ng.drawString("virtual threads", 100, 60);\n'
+    'g.dispose();\nimg',
+]
+
+
+def test_a_notebook_runs_through_the_prefix_kernelspec(prefix):
+    base = prefix["base"]
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": KERNEL, "display_name": KERNEL, "language": "java"}
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in CELLS]
+    path = base / "prefix-check.ipynb"
+    nbformat.write(nb, path)
+    out = base / "out"
+    # Only the prefix tells Jupyter where the kernel is: the user folder is empty and JUPYTER_PATH
+    # (searched before any other folder) names the prefix.
+    env = dict(os.environ, JUPYTER_PATH=str(prefix["prefix"] / "share" / "jupyter"),
+               JUPYTER_DATA_DIR=str(prefix["user_data"]))
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "run_notebook.py"), str(path), "--out", str(out),
+                        "--kernel", KERNEL, "--scale", "quick", "--timeout", "120"],
+                       env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, f"{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+
+    done = nbformat.read(out / path.name, as_version=4)
+    text = ["".join(o.get("text", "") for o in c.outputs if o.output_type == "stream") for c in done.cells]
+    assert "feature=25" in text[0] or re.search(r"feature=(2[5-9]|[3-9]\d)", text[0]), text[0]
+    lib = str(spec_dir(prefix).resolve() / "lib")
+    assert f"cp={lib}/" in text[0], "the kernel did not run from the prefix's kernelspec"
+    assert "virtual=true assertions=true" in text[1]
+    assert "structured=42" in text[2]
+    pngs = [o for o in done.cells[3].outputs if "image/png" in o.get("data", {})]
+    assert pngs, f"no image/png output: {done.cells[3].outputs}"
+    assert len(pngs[0]["data"]["image/png"]) > 500
