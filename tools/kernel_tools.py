@@ -121,6 +121,7 @@ class Kernel:
                 self.kc.stop_channels()
             except Exception:
                 pass
+            self.kc = None  # let the client go now, not at interpreter exit (its __del__ then logs noise)
         try:
             if self.km.has_kernel:
                 self.km.shutdown_kernel(now=False)

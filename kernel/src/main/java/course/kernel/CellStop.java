@@ -55,6 +55,26 @@ public final class CellStop {
         return requested;
     }
 
+    /**
+     * Makes threads that end with {@link CellInterruptedError} end silently: without this, every background
+     * thread of an interrupted cell would print its stack trace, into the output of whatever cell runs next.
+     * Other uncaught exceptions are reported as before.
+     */
+    public static void installQuietUncaughtHandler() {
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) -> {
+            if (error instanceof CellInterruptedError) {
+                return;
+            }
+            if (previous != null) {
+                previous.uncaughtException(thread, error);
+            } else {
+                System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+                error.printStackTrace(System.err);
+            }
+        });
+    }
+
     /** True if {@code className} (binary name, dots) is a JShell snippet class or one nested in it. */
     public static boolean isSnippetClass(String className) {
         return className != null && className.startsWith(SNIPPET_PACKAGE + ".");

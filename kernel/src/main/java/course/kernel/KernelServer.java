@@ -4,11 +4,12 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import org.rapaio.jupyter.kernel.GeneralProperties;
 import org.rapaio.jupyter.kernel.channels.AbstractChannel;
 import org.rapaio.jupyter.kernel.channels.Channels;
 import org.rapaio.jupyter.kernel.channels.ControlChannel;
@@ -18,6 +19,7 @@ import org.rapaio.jupyter.kernel.channels.MessageHandler;
 import org.rapaio.jupyter.kernel.channels.ShellChannel;
 import org.rapaio.jupyter.kernel.channels.StdinChannel;
 import org.rapaio.jupyter.kernel.core.ConnectionProperties;
+import org.rapaio.jupyter.kernel.core.LanguageInfo;
 import org.rapaio.jupyter.kernel.core.RapaioKernel;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
 import org.rapaio.jupyter.kernel.message.ContentType;
@@ -32,6 +34,7 @@ import org.rapaio.jupyter.kernel.message.messages.IOPubError;
 import org.rapaio.jupyter.kernel.message.messages.IOPubStatus;
 import org.rapaio.jupyter.kernel.message.messages.IOPubStream;
 import org.rapaio.jupyter.kernel.message.messages.ShellExecuteRequest;
+import org.rapaio.jupyter.kernel.message.messages.ShellKernelInfoReply;
 import org.rapaio.org.zeromq.ZMQ;
 
 import jdk.jshell.EvalException;
@@ -43,8 +46,9 @@ import jdk.jshell.SnippetEvent;
  * completion); this class owns the threads and the control socket.
  *
  * <ul>
- *   <li><b>Start.</b> The message handlers are in place before any socket is bound, and each loop thread is
- *   created already running (rapaio's {@code LoopThread} sets its flag after {@code start()}, and a loop that
+ *   <li><b>Start.</b> The sockets are bound and {@code kernel_info} is answered while rapaio builds its JShell
+ *   (about a second); other requests wait for it. The message handlers are installed before any of them runs,
+ *   and each loop thread is created already running (rapaio's {@code LoopThread} sets its flag after {@code start()}, and a loop that
  *   reads the flag first exits silently: the kernel then never answers {@code kernel_info}).</li>
  *   <li><b>Control.</b> Interrupt and shutdown are answered on the control socket by a thread of their own,
  *   with the request as parent. They never touch the message id of the cell that is running, so the cell's
@@ -69,7 +73,8 @@ final class KernelServer {
     /** How long the next cell waits for the threads of an interrupted cell to end. */
     private static final long SETTLE_MILLIS = 1500;
 
-    private final RapaioKernel kernel;
+    private final CompletableFuture<RapaioKernel> kernelReady = new CompletableFuture<>();
+    private volatile RapaioKernel kernel;
     private final ConnectionProperties props;
     private final Channels channels;
     private final HeartbeatChannel heartbeat;
@@ -77,10 +82,10 @@ final class KernelServer {
     private final ControlChannel control;
     private final StdinChannel stdin;
     private final IOPubChannel iopub;
-    private final RapaioExecutionControl execution;
+    private volatile RapaioExecutionControl execution;
 
-    private final CountDownLatch shutdownRequested = new CountDownLatch(1);
     private final Object interruptLock = new Object();
+    private boolean kernelInfoAnswered;
     private volatile boolean cellRunning;
     private volatile boolean cellInterrupted;
     private volatile boolean cellExhaustedThreads;
@@ -88,8 +93,7 @@ final class KernelServer {
     private Loop shellLoop;
     private Loop controlLoop;
 
-    KernelServer(RapaioKernel kernel, ConnectionProperties props) throws Exception {
-        this.kernel = kernel;
+    KernelServer(ConnectionProperties props) throws Exception {
         this.props = props;
         this.channels = new Channels(props);
         this.heartbeat = RapaioInternals.channel(channels, "heartbeat", HeartbeatChannel.class);
@@ -97,15 +101,13 @@ final class KernelServer {
         this.control = RapaioInternals.channel(channels, "control", ControlChannel.class);
         this.stdin = RapaioInternals.channel(channels, "stdin", StdinChannel.class);
         this.iopub = RapaioInternals.channel(channels, "iopub", IOPubChannel.class);
-        this.execution = RapaioInternals.executionControl(kernel);
     }
 
-    /** Installs the handlers, binds the sockets and starts the loops; returns at once. */
+    /**
+     * Binds the sockets and starts the loops; returns at once. {@code kernel_info} is answered from now on;
+     * every other shell request waits until {@link #attach} has given the loops a kernel.
+     */
     void start() {
-        kernel.registerChannels(channels);
-        RapaioInternals.setField(channels, Channels.class, "handlers", shellHandlers());
-        kernel.javaEngine().getShell().onSnippetEvent(this::onSnippetEvent);
-
         iopub.bind(props);   // no thread: messages are sent by whoever publishes
         stdin.bind(props);   // no thread: read by the cell that asks for input
         heartbeatLoop = bindLoop(heartbeat, props.hbPort(), "Heartbeat", this::echoHeartbeat);
@@ -113,12 +115,40 @@ final class KernelServer {
         shellLoop = bindLoop(shell, props.shellPort(), "Shell", this::serveShell);
 
         iopub.sendMessage(new Message<>(MessageType.IOPUB_STATUS, IOPubStatus.STARTING));
-        LOG.info("course kernel started (stop checks " + (StopAgent.isInstalled() ? "woven" : "NOT woven: no -javaagent") + ")");
     }
 
-    /** Blocks until a shutdown request has been answered. */
-    void awaitShutdownRequest() throws InterruptedException {
-        shutdownRequested.await();
+    /** Hands the loops rapaio's kernel once its JShell is ready: the handlers are installed before any runs. */
+    void attach(RapaioKernel kernel) {
+        this.kernel = kernel;
+        kernel.registerChannels(channels);
+        RapaioInternals.setField(channels, Channels.class, "handlers", shellHandlers());
+        kernel.javaEngine().getShell().onSnippetEvent(this::onSnippetEvent);
+        this.execution = RapaioInternals.executionControl(kernel);
+        kernelReady.complete(kernel);
+        LOG.info("course kernel ready " + Launcher.millisSinceStart() + " ms after the JVM started (stop checks " + (StopAgent.isInstalled() ? "woven" : "NOT woven: no -javaagent") + ")");
+    }
+
+    /** The kernel could not be built: the loops answer nothing more, and the launcher exits. */
+    void failed(Throwable t) {
+        kernelReady.completeExceptionally(t);
+    }
+
+    /**
+     * Ends the process after a shutdown request has been answered, on a thread of its own: it must not wait
+     * for the kernel to finish starting, nor for learner threads, which are not daemons.
+     */
+    private void exitSoon() {
+        Thread.ofPlatform().name("kernel-shutdown").start(() -> {
+            Thread.ofPlatform().daemon().name("kernel-halt").start(() -> {
+                try {
+                    Thread.sleep(3000);
+                } catch (InterruptedException ignored) {
+                }
+                Runtime.getRuntime().halt(1); // System.exit itself hung (a learner's shutdown hook, say)
+            });
+            close();
+            System.exit(0);
+        });
     }
 
     /** Stops the loops and closes the sockets, waiting at most about a second. */
@@ -139,7 +169,10 @@ final class KernelServer {
         }
         Thread closer = Thread.ofPlatform().daemon().name("kernel-close").start(() -> {
             try {
-                kernel.onShutdown();
+                RapaioKernel k = kernel;
+                if (k != null) {
+                    k.onShutdown();
+                }
             } catch (Throwable t) {
                 LOG.log(Level.FINE, "JShell close failed", t);
             }
@@ -239,7 +272,10 @@ final class KernelServer {
     private void stopSnippetThreads(String why) {
         CellStop.request();
         try {
-            execution.interrupt();
+            RapaioExecutionControl ec = execution;
+            if (ec != null) {
+                ec.interrupt();
+            }
         } catch (Throwable t) {
             LOG.log(Level.WARNING, "cancelling the running snippet failed", t);
         }
@@ -290,6 +326,27 @@ final class KernelServer {
             return;
         }
         MessageType<?> type = message.header().type();
+        if (type == MessageType.SHELL_KERNEL_INFO_REQUEST) {
+            // Needs no JShell: answered while the kernel is still starting, so a client sees it connected at once.
+            channels.setMsgId(message.getId());
+            try {
+                channels.busyThenIdle();
+                channels.reply(kernelInfo());
+            } finally {
+                channels.runAfterActions();
+            }
+            if (!kernelInfoAnswered) {
+                kernelInfoAnswered = true;
+                LOG.info("first kernel_info answered " + Launcher.millisSinceStart() + " ms after the JVM started");
+            }
+            return;
+        }
+        try {
+            kernelReady.join();
+        } catch (RuntimeException e) {
+            LOG.severe("no kernel to handle " + type.name() + ": " + e);
+            return;
+        }
         MessageHandler handler = channels.getHandler(type);
         if (handler == null) {
             LOG.warning("unhandled shell message: " + type.name());
@@ -326,15 +383,24 @@ final class KernelServer {
             control.sendMessage(new Message<>(request.getId(), MessageType.CONTROL_SHUTDOWN_REPLY,
                     restart ? ControlShutdownReply.SHUTDOWN_AND_RESTART : ControlShutdownReply.SHUTDOWN));
             status(request, IOPubStatus.IDLE);
-            shutdownRequested.countDown();
+            exitSoon();
         } else if (type == MessageType.SHELL_KERNEL_INFO_REQUEST) {
             status(request, IOPubStatus.BUSY);
-            var info = RapaioInternals.kernelInfo(kernel);
+            var info = kernelInfo();
             control.sendMessage(new Message<>(request.getId(), info.type(), info));
             status(request, IOPubStatus.IDLE);
         } else {
             LOG.info("unhandled control message: " + type.name());
         }
+    }
+
+    /** The same reply as rapaio's private {@code RapaioKernel.kernelInfo()}, built without the kernel. */
+    static ShellKernelInfoReply kernelInfo() {
+        GeneralProperties properties = GeneralProperties.defaultProperties();
+        LanguageInfo language = LanguageInfo.kernelLanguageInfo();
+        return new ShellKernelInfoReply(Header.PROTOCOL_VERSION, properties.getKernelName(), properties.getKernelVersion(),
+                language, language.name() + " " + language.version(),
+                List.of(new LanguageInfo.Help("rapaio-jupyter-kernel homepage", "https://github.com/padreati/rapaio-jupyter-kernel")));
     }
 
     /** Publishes a status whose parent is {@code request} (a control message), leaving the cell's id alone. */

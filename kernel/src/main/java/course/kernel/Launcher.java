@@ -41,6 +41,7 @@ public final class Launcher {
             }
         });
         configureLogging();
+        CellStop.installQuietUncaughtHandler();
         Path connectionFile = Path.of(args[0]);
         if (!Files.isRegularFile(connectionFile)) {
             throw new IllegalArgumentException("Connection file '" + connectionFile + "' isn't a file.");
@@ -50,13 +51,25 @@ public final class Launcher {
         if (!StopAgent.isInstalled()) {
             LOG.warning("started without -javaagent:course-kernel.jar: CPU loops in cells cannot be interrupted");
         }
-        KernelServer s = new KernelServer(MainApp.kernel, props);
+        KernelServer s = new KernelServer(props);
         server = s;
         s.start();
-        s.awaitShutdownRequest();
-        s.close();
-        // Learner threads (non-daemon) must not keep the JVM alive after a shutdown request.
-        System.exit(0);
+        LOG.info("sockets bound " + millisSinceStart() + " ms after the JVM started");
+        try {
+            s.attach(MainApp.kernel); // builds rapaio's kernel (its JShell) while kernel_info is already answered
+        } catch (Throwable t) {
+            s.failed(t);
+            LOG.severe("the kernel could not start: " + t);
+            t.printStackTrace();
+            System.exit(1);
+        }
+        // The loop threads keep the JVM alive; a shutdown request ends it (KernelServer.exitSoon).
+    }
+
+    /** Milliseconds since this JVM's process started (for the kernel log), or -1 if the OS does not say. */
+    static long millisSinceStart() {
+        return ProcessHandle.current().info().startInstant()
+                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis()).orElse(-1L);
     }
 
     private static void configureLogging() throws Exception {

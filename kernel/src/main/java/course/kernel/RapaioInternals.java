@@ -1,7 +1,6 @@
 package course.kernel;
 
 import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.rapaio.jupyter.kernel.channels.AbstractChannel;
@@ -10,7 +9,6 @@ import org.rapaio.jupyter.kernel.core.RapaioKernel;
 import org.rapaio.jupyter.kernel.core.java.JavaEngine;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControlProvider;
-import org.rapaio.jupyter.kernel.message.messages.ShellKernelInfoReply;
 import org.rapaio.org.zeromq.ZMQ;
 
 /**
@@ -69,16 +67,6 @@ final class RapaioInternals {
             throw new IllegalStateException("rapaio's JShell has no registered execution control");
         }
         return control;
-    }
-
-    static ShellKernelInfoReply kernelInfo(RapaioKernel kernel) {
-        try {
-            Method m = RapaioKernel.class.getDeclaredMethod("kernelInfo");
-            m.setAccessible(true);
-            return (ShellKernelInfoReply) m.invoke(kernel);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot build the kernel_info reply", e);
-        }
     }
 
     /** The execution count that rapaio gave the cell now running (it increments a static counter per cell). */
