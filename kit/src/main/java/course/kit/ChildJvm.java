@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,16 +48,19 @@ public final class ChildJvm {
         cmd.addAll(List.of("-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"),
                 ChildJvm.class.getName(), owner.getName(), method));
         cmd.addAll(Arrays.asList(args));
-        Process p;
+        // The child's output goes to a file, not a pipe: reading a pipe cannot be interrupted, so a caller
+        // blocked on it would ignore the notebook's stop button until the child ended on its own.
+        Path output;
         try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            output = Files.createTempFile("course-child-", ".out");
         } catch (IOException e) {
-            throw new IllegalStateException("could not start a child JVM: " + e.getMessage(), e);
+            throw new IllegalStateException("could not create the child JVM's output file: " + e.getMessage(), e);
         }
+        Process p = null;
         try {
-            byte[] out = p.getInputStream().readAllBytes();
+            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
             int rc = p.waitFor();
-            String text = new String(out, StandardCharsets.UTF_8);
+            String text = Files.readString(output, StandardCharsets.UTF_8);
             int at = text.lastIndexOf(MARKER);
             if (rc != 0 || at < 0) {
                 throw new IllegalStateException("the child JVM (" + owner.getSimpleName() + "." + method
@@ -69,8 +73,15 @@ public final class ChildJvm {
             p.waitFor(5, TimeUnit.SECONDS);
             throw e;
         } catch (IOException e) {
-            p.destroyForcibly();
-            throw new IllegalStateException("could not read the child JVM's result: " + e.getMessage(), e);
+            if (p != null) p.destroyForcibly();
+            throw new IllegalStateException((p == null ? "could not start a child JVM: " : "could not read the child JVM's result: ")
+                    + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(output);
+            } catch (IOException ignored) {
+                // a temporary file: the OS cleans it up
+            }
         }
     }
 

@@ -78,7 +78,7 @@ public final class Limits {
         if (n < 0) throw new IllegalArgumentException("a thread count cannot be negative: " + n);
         long available = virtualThreadsAvailable();
         if (n > available) {
-            long neededMb = n * BYTES_PER_VIRTUAL_THREAD / (1 << 20);
+            long neededMb = (long) ((double) n * BYTES_PER_VIRTUAL_THREAD / (1 << 20)); // no long overflow
             throw new IllegalArgumentException(String.format(
                     "%,d virtual threads alive at once need about %,d MB of heap (%,d bytes each), but this JVM "
                             + "(-Xmx%dm) has room for about %,d. Run fewer at once, or give the kernel more heap "

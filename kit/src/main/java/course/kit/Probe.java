@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * measuring any time.
  *
  * <p>A task calls {@link #enter()} when it starts its work and {@link #exit()} when it ends (or is wrapped
- * with {@link #wrap(Runnable)} / {@link #wrap(Callable)}, which do both, exit in a {@code finally}). The
+ * with {@link #wrap(Runnable)}, {@link #wrap(Callable)} or {@link #wrapChecked(ThrowingRunnable)}, which do
+ * both, exit in a {@code finally}). The
  * probe keeps the number of tasks in flight, the highest number ever in flight at once ({@link #peak()}),
  * how many tasks entered, and on which kind of thread they ran.
  *
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <pre>{@code
  * var probe = new Probe();
  * try (var pool = Executors.newFixedThreadPool(4)) {
- *     for (int i = 0; i < 100; i++) pool.submit(probe.wrap(() -> Thread.sleep(10)));
+ *     for (int i = 0; i < 100; i++) pool.submit(probe.wrapChecked(() -> Thread.sleep(10)));
  * }
  * assert probe.peak() == 4 && probe.platformCount() == 100;
  * }</pre>
@@ -32,7 +33,7 @@ public final class Probe {
     private final AtomicInteger virtual = new AtomicInteger();
     private final AtomicInteger platform = new AtomicInteger();
 
-    /** A task that throws checked exceptions, for {@link #wrap(ThrowingRunnable)}. */
+    /** A task that throws checked exceptions, for {@link #wrapChecked(ThrowingRunnable)}. */
     @FunctionalInterface
     public interface ThrowingRunnable {
         /** Runs the task. @throws Exception whatever the task throws */
@@ -81,9 +82,11 @@ public final class Probe {
 
     /**
      * Returns a callable (value {@code null}) for a task that may throw checked exceptions such as
-     * {@link InterruptedException}, recorded like {@link #wrap(Callable)}.
+     * {@link InterruptedException}, recorded like {@link #wrap(Callable)}. (Not an overload of {@code wrap}:
+     * a block lambda that returns nothing would fit both it and {@link #wrap(Runnable)}, and javac would
+     * refuse the call as ambiguous.)
      */
-    public Callable<Void> wrap(ThrowingRunnable task) {
+    public Callable<Void> wrapChecked(ThrowingRunnable task) {
         Objects.requireNonNull(task, "task");
         return wrap((Callable<Void>) () -> {
             task.run();

@@ -27,7 +27,7 @@ import tech.tablesaw.io.html.HtmlWriter;
 public final class Tables {
     private Tables() {}
 
-    /** Starts a table with these column names; each column's type is taken from its first value. */
+    /** Starts a table with these column names; each column's type is taken from its values (see {@link Builder#table()}). */
     public static Builder of(String title, String... columns) {
         return new Builder(title, columns);
     }
@@ -82,25 +82,40 @@ public final class Tables {
             return this;
         }
 
-        /** The Tablesaw table. */
+        /**
+         * The Tablesaw table. A column holds ints if every value is an int, longs if every value is a whole
+         * number, doubles if every value is a number (so a later 12.5 is never cut to 12), and text otherwise;
+         * a null in a number column is a missing value.
+         */
         public Table table() {
             Table t = Table.create(title);
             for (int c = 0; c < names.length; c++) {
                 final int col = c;
-                Object first = rows.stream().map(r -> r[col]).filter(v -> v != null).findFirst().orElse("");
+                List<Object> values = rows.stream().map(r -> r[col]).toList();
+                List<Object> present = values.stream().filter(v -> v != null).toList();
                 Column<?> column;
-                if (first instanceof Integer || first instanceof Short || first instanceof Byte) {
-                    column = IntColumn.create(names[c], rows.stream().mapToInt(r -> ((Number) r[col]).intValue()).toArray());
-                } else if (first instanceof Long) {
-                    column = LongColumn.create(names[c], rows.stream().mapToLong(r -> ((Number) r[col]).longValue()).toArray());
-                } else if (first instanceof Number) {
-                    column = DoubleColumn.create(names[c], rows.stream().mapToDouble(r -> ((Number) r[col]).doubleValue()).toArray());
+                if (!present.isEmpty() && present.stream().allMatch(Builder::isInt)) {
+                    IntColumn ic = IntColumn.create(names[c]);
+                    values.forEach(v -> { if (v == null) ic.appendMissing(); else ic.append(((Number) v).intValue()); });
+                    column = ic;
+                } else if (!present.isEmpty() && present.stream().allMatch(v -> isInt(v) || v instanceof Long)) {
+                    LongColumn lc = LongColumn.create(names[c]);
+                    values.forEach(v -> { if (v == null) lc.appendMissing(); else lc.append(((Number) v).longValue()); });
+                    column = lc;
+                } else if (!present.isEmpty() && present.stream().allMatch(v -> v instanceof Number)) {
+                    DoubleColumn dc = DoubleColumn.create(names[c]);
+                    values.forEach(v -> { if (v == null) dc.appendMissing(); else dc.append(((Number) v).doubleValue()); });
+                    column = dc;
                 } else {
-                    column = StringColumn.create(names[c], rows.stream().map(r -> String.valueOf(r[col])).toList());
+                    column = StringColumn.create(names[c], values.stream().map(String::valueOf).toList());
                 }
                 t.addColumns(column);
             }
             return t;
+        }
+
+        private static boolean isInt(Object v) {
+            return v instanceof Integer || v instanceof Short || v instanceof Byte;
         }
     }
 }
