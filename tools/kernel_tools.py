@@ -36,6 +36,7 @@ class CellResult:
     stderr: str = ""
     error: dict | None = None               # the 'error' output: ename, evalue, traceback
     data: list[dict] = field(default_factory=list)   # execute_result / display_data bundles
+    displays: list[dict] = field(default_factory=list)  # display_data / update_display_data contents, in order
     busy_at: float | None = None            # time.monotonic() of this cell's 'busy'
     idle_at: float | None = None            # time.monotonic() of this cell's 'idle'
     reply_at: float | None = None
@@ -173,7 +174,8 @@ class Kernel:
         for parent, msgs in self._by_parent.items():
             if parent in known:
                 continue
-            out += [m for m in msgs if m["msg_type"] in ("stream", "error", "execute_result", "display_data")]
+            out += [m for m in msgs if m["msg_type"] in ("stream", "error", "execute_result", "display_data",
+                                                        "update_display_data")]
         return out
 
     def wait_idle_of(self, msg_id: str, timeout: float) -> float | None:
@@ -199,6 +201,10 @@ class Kernel:
             r.error = c
         elif t in ("execute_result", "display_data"):
             r.data.append(c.get("data", {}))
+            if t == "display_data":
+                r.displays.append({"msg_type": t, **c})
+        elif t == "update_display_data":
+            r.displays.append({"msg_type": t, **c})
         elif t == "status":
             if c.get("execution_state") == "busy":
                 r.busy_at = msg["_t"]

@@ -16,7 +16,11 @@ DISPLAY_NAME = "Java 25 (virtual threads course)"
 
 # The main class that starts the kernel. rapaio's own MainApp has a start race and an interrupt that wedges
 # the kernel; course.kernel.Launcher wraps rapaio's classes and fixes both (see kernel/README.md).
-MAIN_CLASS = "org.rapaio.jupyter.kernel.MainApp"
+MAIN_CLASS = "course.kernel.Launcher"
+# The course-kernel jar is also a -javaagent: it weaves stop checks into the classes JShell compiles for each
+# cell, so that interrupting a CPU loop (`while (true) {}`) stops it.
+KERNEL_JAR_GLOB = "course-kernel-*.jar"
+KERNEL_JAR_DEFAULT = "course-kernel-1.0.0-SNAPSHOT.jar"
 
 # Learner code runs inside the kernel's own JVM, so these options apply to every notebook cell.
 #  -Xmx3g      1,000,000 parked virtual threads need about 1 GB of heap (notebook 01); 3 GB leaves room
@@ -43,8 +47,9 @@ ENV = {
 
 
 def java_agent_options(lib: Path) -> list[str]:
-    """JVM options that name jars in ``lib`` (for example a -javaagent); none yet."""
-    return []
+    """JVM options that name jars in ``lib``: the course kernel's own jar as the -javaagent."""
+    found = sorted(p.name for p in lib.glob(KERNEL_JAR_GLOB)) if lib.is_dir() else []
+    return [f"-javaagent:{lib / (found[-1] if found else KERNEL_JAR_DEFAULT)}"]
 
 
 def argv(java: Path, lib: Path) -> list[str]:

@@ -176,6 +176,22 @@ def test_kit_refuses_an_impossible_thread_count(kernel):
     assert_next_cell_is_its_own(kernel, r.msg_id)
 
 
+def test_magics_and_display_are_rapaios(kernel):
+    """The launcher keeps rapaio's cell handling: magics, display(x) and updateDisplay(id, x)."""
+    r = kernel.execute("%help", timeout=30)
+    assert r.ok and "magic handlers" in r.text, r.text
+    shown = kernel.execute('var shownId = display("first version");', timeout=30)
+    assert shown.ok, shown.text
+    assert [d["data"] for d in shown.displays] == [{"text/html": "first version"}]
+    display_id = shown.displays[0]["transient"]["display_id"]
+    updated = kernel.execute('updateDisplay(shownId, "second version");', timeout=30)
+    assert updated.ok, updated.text
+    assert [(d["msg_type"], d["transient"]["display_id"], d["data"]) for d in updated.displays] == [
+        ("update_display_data", display_id, {"text/html": "second version"})]
+    last = kernel.execute("21 * 2", timeout=30)
+    assert last.ok and last.data == [{"text/html": "42"}]
+
+
 # ------------------------------------------------------------------------------------------------ runaway threads
 
 HEADROOM = 150  # threads the learner cell may start above the kernel's own

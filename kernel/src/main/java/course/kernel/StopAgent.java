@@ -1,5 +1,6 @@
 package course.kernel;
 
+import java.io.PrintStream;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
@@ -13,6 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StopAgent implements ClassFileTransformer {
 
     private static volatile boolean installed;
+    /** The JVM's own stderr (the kernel log): a cell's System.err is redirected into the notebook. */
+    private static final PrintStream LOG = System.err;
     private static final AtomicInteger WOVEN = new AtomicInteger();
     private static final AtomicInteger FAILED = new AtomicInteger();
 
@@ -48,7 +51,7 @@ public final class StopAgent implements ClassFileTransformer {
         } catch (Throwable t) {
             // The class still works, it just cannot be stopped while it loops: say so in the kernel's log.
             FAILED.incrementAndGet();
-            System.err.println("[course-kernel] could not weave stop checks into " + className + ": " + t);
+            LOG.println("[course-kernel] could not weave stop checks into " + className + ": " + t);
             return null;
         }
     }
