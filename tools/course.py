@@ -233,6 +233,8 @@ def cmd_lab(args) -> int:
     cmd = [py, "-m", "jupyterlab" if lab else "notebook", f"--{cls}.ip={args.ip}", f"--{cls}.port={args.port}",
            f"--{cls}.port_retries=0", f"--{cls}.token={token}", f"--{cls}.open_browser=False",
            f"--{cls}.notebook_dir={ROOT / 'notebooks'}" if not lab else f"--ServerApp.root_dir={ROOT / 'notebooks'}"]
+    if os.geteuid() == 0:  # Jupyter refuses root without this (containers, CI); the token still guards it
+        cmd.append(f"--{cls}.allow_root=True")
     url = f"http://{args.ip}:{args.port}/{'lab' if lab else 'tree'}?token={token}"
     say(f"starting {'JupyterLab' if lab else 'classic Notebook'} on notebooks/ — open {url}")
     env = dict(os.environ, JUPYTER_TOKEN=token)
