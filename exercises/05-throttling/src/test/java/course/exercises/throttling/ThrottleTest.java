@@ -164,7 +164,7 @@ class ThrottleTest {
 
     @Test
     @Tag("points:2")
-    @Timeout(10)
+    @Timeout(5)
     @DisplayName("a failing call gives its permit back (maxInFlight = 2, half the calls fail)")
     void failingCallsReleaseTheirPermits() {
         Probe probe = new Probe();
