@@ -17,10 +17,10 @@ import picocli.CommandLine.Parameters;
  * a usage error (for example an unknown exercise); 3 when the grader itself failed.
  */
 @Command(name = "./course grade", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {
-            "Grades the exercises with the course's own tests (a pristine copy built into the grader).",
-            "Each exercise is compiled and tested on its own: one that does not compile, loops forever or",
-            "calls System.exit scores 0 without affecting the others."},
+        version = "course-grader 1.0.0",
+        description = "Grades the exercises with the course's own tests (a pristine copy built into the grader)."
+                + " Each exercise is compiled and tested on its own: one that does not compile, loops forever or"
+                + " calls System.exit scores 0 without affecting the others.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:grading ran (whatever the score)",

@@ -123,6 +123,7 @@ public final class Grader {
 
     private ExerciseResult gradeIn(String exercise, Path mainSources, Path learnerTests, Path work)
             throws IOException, InterruptedException {
+        long started = System.nanoTime();
         Path testSources = work.resolve("course-tests");
         copyTree(Pristine.tests(exercise), testSources);
         List<String> testClasses = testClassNames(testSources);
@@ -151,6 +152,7 @@ public final class Grader {
             }
         }
 
+        long compiled = System.nanoTime();
         ForkedTests.Outcome outcome;
         if (problems.isEmpty()) {
             List<Path> cp = new ArrayList<>(List.of(mainOut, testOut));
@@ -161,6 +163,10 @@ public final class Grader {
         }
         if (outcome.problem() != null) {
             problems.add(outcome.problem());
+        }
+        if (Boolean.getBoolean("course.grader.timing")) {
+            System.err.printf("[grader] %s: compile %.2f s, tests %.2f s%n", exercise,
+                    (compiled - started) / 1e9, (System.nanoTime() - compiled) / 1e9);
         }
 
         String notGraded = problems.isEmpty() ? null : "not graded: " + problems.getFirst();
