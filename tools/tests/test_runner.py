@@ -33,7 +33,7 @@ def _kernelspec_found() -> bool:
     return KERNEL in KernelSpecManager().find_kernel_specs()
 
 
-pytestmark = pytest.mark.skipif(
+needs_kernel = pytest.mark.skipif(
     not _kernelspec_found(),
     reason=f"no '{KERNEL}' kernelspec on this machine (run ./course setup, or set JUPYTER_PATH to one)")
 
@@ -91,6 +91,7 @@ def test_fixtures_are_committed_without_outputs():
                 assert cell.outputs == [] and cell.execution_count is None, f"{p.name} has outputs"
 
 
+@needs_kernel
 def test_a_cell_that_throws_fails_the_run_at_that_cell(run):
     o = run("cell-throws")
     assert o.rc != 0, o.explain()
@@ -105,6 +106,7 @@ def test_a_cell_that_throws_fails_the_run_at_that_cell(run):
     assert o.outputs(3) == [] and o.nb.cells[3].execution_count is None, "the run stopped at the failing cell"
 
 
+@needs_kernel
 def test_a_failed_kit_check_fails_the_run(run):
     o = run("check-fails")
     assert o.rc != 0, o.explain()
@@ -116,6 +118,7 @@ def test_a_failed_kit_check_fails_the_run(run):
     assert printed.startswith("✘ x: measured 2 s"), "the check printed its cross line in the cell\n" + o.explain()
 
 
+@needs_kernel
 def test_a_cell_that_writes_to_stderr_fails_the_run(run):
     o = run("writes-stderr")
     assert o.rc != 0, o.explain()
@@ -127,6 +130,7 @@ def test_a_cell_that_writes_to_stderr_fails_the_run(run):
         "nothing threw: stderr alone failed the run"
 
 
+@needs_kernel
 def test_a_good_notebook_passes_with_a_chart_and_a_table(run):
     o = run("good")
     assert o.rc == 0, o.explain()
