@@ -3,6 +3,7 @@ package course.kit;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -30,10 +31,6 @@ class PoolTest {
             assertEquals(200, tpe.getCorePoolSize());
             assertEquals(200, tpe.getMaximumPoolSize());
         }
-    }
-
-    private static <T> T assertInstanceOf(Class<T> type, Object o) {
-        return org.junit.jupiter.api.Assertions.assertInstanceOf(type, o);
     }
 
     @Test

@@ -2,6 +2,7 @@ package course.kit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -180,7 +181,7 @@ class RunTest {
             started.countDown();
             Thread.sleep(Duration.ofMinutes(5));
         }).call()));
-        var ie = org.junit.jupiter.api.Assertions.assertInstanceOf(InterruptedException.class, t);
+        var ie = assertInstanceOf(InterruptedException.class, t);
         assertTrue(ie.getMessage().contains("interrupted after") && ie.getMessage().contains("of 30 tasks"), ie.getMessage());
         assertTrue(made.get().isShutdown() && made.get().isTerminated(), "the executor was shut down and ended");
         assertEquals(0, probe.inFlight(), "no task is still running");
@@ -199,7 +200,7 @@ class RunTest {
             started.countDown();
             Thread.sleep(Duration.ofMinutes(5));
         }).call()));
-        org.junit.jupiter.api.Assertions.assertInstanceOf(InterruptedException.class, t);
+        assertInstanceOf(InterruptedException.class, t);
         assertEquals(100, probe.entered());
         assertEquals(100, probe.exited(), "every sleeping task was interrupted and ended before the run returned");
     }
@@ -252,7 +253,7 @@ class RunTest {
                 started.countDown();
                 Thread.sleep(Duration.ofMinutes(5));
             }).call()));
-            org.junit.jupiter.api.Assertions.assertInstanceOf(InterruptedException.class, t);
+            assertInstanceOf(InterruptedException.class, t);
         } // close() waits: it would hang here for five minutes if the tasks had not been cancelled
         assertEquals(4, probe.exited());
     }
