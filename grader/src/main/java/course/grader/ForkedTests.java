@@ -60,6 +60,59 @@ final class ForkedTests {
      */
     static Outcome run(List<Path> classpath, List<String> testClasses, boolean discoverOnly, Path work)
             throws IOException, InterruptedException {
+        return run(classpath, testClasses, discoverOnly, work, null);
+    }
+
+    /**
+     * Starts a test JVM ahead of time on {@code classpath} (whose folders may still be empty): it loads the
+     * JUnit engine and waits for its job, which {@link #run} hands it. {@link Prestarted#close()} ends it
+     * if it is not needed.
+     */
+    static Prestarted prestart(List<Path> classpath, List<String> testClasses, Path work) throws IOException {
+        Path log = work.resolve("fork-1.log");
+        Process p = new ProcessBuilder(command(classpath, testClasses, List.of("--stdin")))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        return new Prestarted(p, classpath, log);
+    }
+
+    /** A test JVM started by {@link #prestart}, waiting for its job. */
+    record Prestarted(Process process, List<Path> classpath, Path log) implements AutoCloseable {
+        void send(List<String> args) throws IOException {
+            try (var in = process.getOutputStream()) {
+                in.write((Wire.line(args.toArray(String[]::new)) + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+        }
+
+        /** Ends the JVM if it never got a job. */
+        @Override
+        public void close() {
+            try {
+                process.getOutputStream().close(); // an empty job: it halts
+            } catch (IOException ignored) {
+                // already gone
+            }
+            if (!process.isAlive()) {
+                return;
+            }
+            try {
+                if (!process.waitFor(2, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * As {@link #run(List, List, boolean, Path)}, handing the first job to {@code ready} when it was started
+     * on the same class path.
+     */
+    static Outcome run(List<Path> classpath, List<String> testClasses, boolean discoverOnly, Path work,
+                       Prestarted ready) throws IOException, InterruptedException {
         Map<String, Planned> plan = new LinkedHashMap<>();
         Map<String, Ended> ended = new LinkedHashMap<>();
         Map<String, String> containerFailures = new LinkedHashMap<>();
@@ -70,7 +123,14 @@ final class ForkedTests {
         for (int fork = 1; ; fork++) {
             Path results = work.resolve("results-" + fork + ".txt");
             Path log = work.resolve("fork-" + fork + ".log");
-            Fork f = new Fork(command(classpath, testClasses, results, timeout, mode, selection), results, log);
+            List<String> job = new ArrayList<>(List.of(results.toString(), Integer.toString(timeout), mode));
+            job.addAll(selection);
+            Fork f;
+            if (fork == 1 && ready != null && ready.classpath().equals(classpath) && ready.process().isAlive()) {
+                f = new Fork(ready, job, results);
+            } else {
+                f = new Fork(command(classpath, testClasses, job), results, log);
+            }
             f.await(deadline);
             for (List<String> rec : f.records) {
                 switch (rec.get(0)) {
@@ -113,16 +173,15 @@ final class ForkedTests {
         }
     }
 
-    private static List<String> command(List<Path> classpath, List<String> testClasses, Path results, int timeout,
-                                        String mode, List<String> selection) {
+    private static List<String> command(List<Path> classpath, List<String> testClasses, List<String> job) {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xmx512m",
                 "-ea", "-Djava.awt.headless=true",
                 "-Dcourse.grader.testClasses=" + String.join(",", testClasses),
                 "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)),
-                TestWorker.class.getName(), results.toString(), Integer.toString(timeout), mode));
-        cmd.addAll(selection);
+                TestWorker.class.getName()));
+        cmd.addAll(job);
         return cmd;
     }
 
@@ -147,6 +206,15 @@ final class ForkedTests {
                     .redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
                     .start();
             this.results = results;
+        }
+
+        Fork(Prestarted ready, List<String> job, Path results) throws IOException {
+            this.log = ready.log();
+            Files.deleteIfExists(results);
+            Files.createFile(results);
+            this.process = ready.process();
+            this.results = results;
+            ready.send(job);
         }
 
         private final Process process;

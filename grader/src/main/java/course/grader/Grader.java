@@ -131,8 +131,22 @@ public final class Grader {
         List<Path> compileCp = Classpaths.compile();
 
         List<String> problems = new ArrayList<>();
-        Path mainOut = work.resolve("main-classes");
-        Path testOut = work.resolve("test-classes");
+        Path mainOut = Files.createDirectories(work.resolve("main-classes"));
+        Path testOut = Files.createDirectories(work.resolve("test-classes"));
+        List<Path> runCp = new ArrayList<>(List.of(mainOut, testOut));
+        runCp.addAll(Classpaths.runtime());
+        // The test JVM starts now and loads JUnit while the code compiles; it gets its job afterwards.
+        try (ForkedTests.Prestarted ready = ForkedTests.prestart(runCp, testClasses, work)) {
+            return gradeCompiled(exercise, mainSources, work, testSources, testClasses, notes, compileCp, problems,
+                    mainOut, testOut, runCp, ready, started);
+        }
+    }
+
+    private ExerciseResult gradeCompiled(String exercise, Path mainSources, Path work, Path testSources,
+                                         List<String> testClasses, List<String> notes, List<Path> compileCp,
+                                         List<String> problems, Path mainOut, Path testOut, List<Path> runCp,
+                                         ForkedTests.Prestarted ready, long started)
+            throws IOException, InterruptedException {
         if (!Files.isDirectory(mainSources)) {
             problems.add(show(mainSources) + ": folder not found");
         } else {
@@ -155,10 +169,9 @@ public final class Grader {
         long compiled = System.nanoTime();
         ForkedTests.Outcome outcome;
         if (problems.isEmpty()) {
-            List<Path> cp = new ArrayList<>(List.of(mainOut, testOut));
-            cp.addAll(Classpaths.runtime());
-            outcome = ForkedTests.run(cp, testClasses, false, work);
+            outcome = ForkedTests.run(runCp, testClasses, false, work, ready);
         } else {
+            ready.close();
             outcome = listTestsWithStubs(exercise, testSources, testClasses, work);
         }
         if (outcome.problem() != null) {

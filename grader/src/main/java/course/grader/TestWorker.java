@@ -30,7 +30,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * The main class of a forked test JVM: runs the selected tests of one exercise with the JUnit Platform
  * Launcher and reports each one, as it happens, in {@link Wire} lines to a results file.
  *
- * <p>Arguments: {@code RESULTS TIMEOUT_SECONDS MODE ITEM...}, where MODE is {@code classes} (ITEMs are test
+ * <p>Arguments: {@code RESULTS TIMEOUT_SECONDS MODE ITEM...} (or {@code --stdin}: the same arguments as
+ * one {@link Wire} line on standard input, so that the JVM can start while the grader still compiles), where MODE is {@code classes} (ITEMs are test
  * classes), {@code ids} (ITEMs are test unique ids, to resume after an earlier JVM stopped) or
  * {@code discover} (list the tests of the ITEM classes, run nothing). The system property
  * {@code course.grader.testClasses} names the course's test classes, so that messages point at the
@@ -48,6 +49,16 @@ public final class TestWorker {
      * @throws IOException if the results file cannot be written
      */
     public static void main(String[] args) throws IOException {
+        if (args.length == 1 && args[0].equals("--stdin")) {
+            // Started ahead of time, while the grader compiles: get the engine ready, then wait for the job.
+            LauncherFactory.create();
+            String job = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8))
+                    .readLine();
+            if (job == null || job.isEmpty()) {
+                Runtime.getRuntime().halt(0); // not needed after all (the code did not compile)
+            }
+            args = Wire.fields(job).toArray(String[]::new);
+        }
         Path results = Path.of(args[0]);
         String timeout = args[1];
         String mode = args[2];
