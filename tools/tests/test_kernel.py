@@ -27,16 +27,28 @@ IDLE_LIMIT_S = 2.0
 INTERRUPT_AFTER_S = 2.5
 SETTLE_S = 2.0
 
-THREAD_COUNT = "System.out.println(java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount());"
+# Live platform threads, less the JDK's virtual-thread scheduler (its carrier threads and its unblocker thread
+# appear with the first virtual thread, are shared by all of them, and idle carriers linger for 30 s).
+THREAD_COUNT = ("System.out.println(Thread.getAllStackTraces().keySet().stream()\n"
+                "    .filter(t -> !t.getClass().getName().equals(\"jdk.internal.misc.CarrierThread\")\n"
+                "              && !t.getName().equals(\"VirtualThread-unblocker\")).count());")
 NEXT_CELL = 'System.out.println("next cell " + (6 * 7));'
 
-# The three cells of the issue: blocked in an executor's close(), sleeping, and a pure CPU loop.
+# The three cells of the issue: blocked in an executor's close(), sleeping, and a pure CPU loop; and a cell
+# that starts threads of its own.
 INTERRUPT_CASES = {
     "fixed-pool": ("try (var ex = java.util.concurrent.Executors.newFixedThreadPool(200)) {\n"
                    "    for (int i = 0; i < 4000; i++) ex.submit(() -> { Thread.sleep(1000); return null; });\n"
                    "}"),
     "sleep": "Thread.sleep(60_000);",
     "cpu-loop": "while (true) {}",
+    # Threads the cell starts itself: CPU loops on platform and virtual threads, and sleepers.
+    "own-threads": ("var mine = new java.util.ArrayList<Thread>();\n"
+                    "for (int i = 0; i < 2; i++) mine.add(Thread.ofPlatform().start(() -> { while (true) { } }));\n"
+                    "for (int i = 0; i < 2; i++) mine.add(Thread.ofPlatform().start(() -> {\n"
+                    "    try { Thread.sleep(60_000); } catch (InterruptedException e) { } }));\n"
+                    "mine.add(Thread.ofVirtual().start(() -> { while (true) { } }));\n"
+                    "for (var t : mine) t.join();"),
 }
 
 
@@ -115,10 +127,25 @@ def thread_count(k: Kernel) -> int:
     return int(r.stdout.strip())
 
 
-def interrupt_cell(k: Kernel, code: str, interrupt=None) -> tuple[float, object]:
-    """Runs ``code``, interrupts it INTERRUPT_AFTER_S in; returns (seconds from interrupt to idle, result)."""
+def os_threads(pid: int | None) -> int | None:
+    """The kernel process's thread count as Linux sees it (JVM-internal threads included)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+    except (OSError, TypeError):
+        pass
+    return None
+
+
+def interrupt_cell(k: Kernel, code: str, interrupt=None, observe=None) -> tuple[float, object]:
+    """Runs ``code``, interrupts it INTERRUPT_AFTER_S in; returns (seconds from interrupt to idle, result).
+
+    ``observe()``, if given, is called just before the interrupt (the cell is running then)."""
     msg_id = k.submit(code)
     time.sleep(INTERRUPT_AFTER_S)
+    if observe:
+        observe()
     t0 = interrupt() if interrupt else k.interrupt()
     t_idle = k.wait_idle_of(msg_id, timeout=15)
     assert t_idle is not None, "the kernel never reported idle after the interrupt"
@@ -136,16 +163,25 @@ def assert_next_cell_is_its_own(k: Kernel, interrupted_id: str) -> None:
 @pytest.mark.parametrize("case", list(INTERRUPT_CASES))
 def test_interrupt_returns_to_idle_and_leaves_no_threads(kernel, case):
     baseline = thread_count(kernel)
-    latency, r = interrupt_cell(kernel, INTERRUPT_CASES[case])
+    os_before, os_during = os_threads(kernel.pid()), []
+    latency, r = interrupt_cell(kernel, INTERRUPT_CASES[case],
+                                observe=lambda: os_during.append(os_threads(kernel.pid())))
     time.sleep(SETTLE_S)
     after = thread_count(kernel)
     print(f"\ninterrupt {case}: idle {latency * 1000:.0f} ms after the interrupt; "
-          f"platform threads {baseline} before, {after} {SETTLE_S:.0f} s after")
+          f"platform threads {baseline} before, {after} {SETTLE_S:.0f} s after; "
+          f"OS threads {os_before} before, {os_during[0]} while the cell ran, {os_threads(kernel.pid())} after")
+    if os_before is not None:
+        started = {"fixed-pool": 200, "own-threads": 4}.get(case, 0)
+        assert os_during[0] >= os_before + started, "the cell's threads were running when the interrupt came"
     assert latency < IDLE_LIMIT_S
     assert r.status == "error"
     assert "Interrupted: the cell was stopped" in r.stderr
     assert "interrupted" in r.error_text.lower()
     assert after <= baseline, f"{after - baseline} thread(s) of the interrupted cell are still alive"
+    if case == "own-threads":  # the cell's own list of its threads, the virtual one included
+        alive = kernel.execute("System.out.println(mine.stream().filter(Thread::isAlive).count());", timeout=30)
+        assert alive.stdout == "0\n", alive.text
     assert_next_cell_is_its_own(kernel, r.msg_id)
 
 
