@@ -51,8 +51,11 @@ class ThrottlingTest {
     @Test
     void unthrottledBurstExhaustsThePool() throws Exception {
         var r = Throttling.run("raw", Plan.unthrottled(100, 10, WAIT, HOLD));
-        assertEquals(10, r.ok());
-        assertEquals(90, r.poolTimeouts());
+        // exactly 90 when the burst arrives within HOLD − WAIT; the range allows for a slow, busy machine
+        int[] range = Throttling.predictedTimeouts(100, 10, WAIT, HOLD, Duration.ofNanos(r.arrivalSpreadNanos()));
+        assertTrue(r.poolTimeouts() >= range[0] && r.poolTimeouts() <= range[1], "time-outs " + r.poolTimeouts());
+        assertTrue(r.poolTimeouts() > 0);
+        assertEquals(100, r.ok() + r.poolTimeouts());
         assertEquals(10, r.peakConnections());
         assertEquals(10, r.peakInFlight());
         assertTrue(r.peakAlive() > 10, "threads alive " + r.peakAlive()); // every call started, not just 10
@@ -81,7 +84,9 @@ class ThrottlingTest {
     @Test
     void permitAfterTheConnectionProtectsNothing() throws Exception {
         var r = Throttling.run("after", Plan.throttled(100, 10, WAIT, HOLD, 10).withPermit(Permit.AFTER_CONNECTION));
-        assertEquals(90, r.poolTimeouts());
+        int[] range = Throttling.predictedTimeouts(100, 10, WAIT, HOLD, Duration.ofNanos(r.arrivalSpreadNanos()));
+        assertTrue(r.poolTimeouts() >= range[0] && r.poolTimeouts() <= range[1], "time-outs " + r.poolTimeouts());
+        assertTrue(r.poolTimeouts() > 0);
         assertEquals(10, r.permitsAfter());
     }
 
@@ -101,11 +106,12 @@ class ThrottlingTest {
     @Test
     void tryAcquireWithATimeOutTurnsCallersAway() throws Exception {
         var r = Throttling.run("bp", Plan.throttled(100, 10, WAIT, HOLD, 10).withPermitWait(ofMillis(20)));
-        assertEquals(10, r.ok());
-        assertEquals(90, r.rejected());
-        assertEquals(0, r.poolTimeouts());
-        int[] acc = Throttling.predictedAccepted(100, 10, ofMillis(20), HOLD, ofMillis(5));
+        int[] acc = Throttling.predictedAccepted(100, 10, ofMillis(20), HOLD, Duration.ofNanos(r.arrivalSpreadNanos()));
         assertEquals(10, acc[0]);
+        assertTrue(r.ok() >= acc[0] && r.ok() <= acc[1], "accepted " + r.ok());
+        assertEquals(100 - r.ok(), r.rejected());
+        assertEquals(0, r.poolTimeouts());
+        assertEquals(0, r.leakedPermits());
     }
 
     @Test
