@@ -502,16 +502,18 @@ public final class Throttling {
      * Calls accepted from a burst whose callers wait at most {@code permitWait} for one of {@code permits}
      * permits, each call holding its permit for {@code hold}: permits come free in waves at hold, 2·hold, …,
      * so a caller that waits {@code permitWait} can be served by wave {@code floor(permitWait / hold)} at
-     * the latest: {@code permits · (1 + floor(permitWait / hold))}. A burst spread over {@code spread}
-     * lets late callers catch at most {@code ceil(spread / hold)} more waves.
+     * the latest: {@code permits · (1 + floor(permitWait / hold))}. Each permit passes from holder to holder,
+     * the k-th holder getting it no earlier than {@code k · hold}; a caller that arrived by {@code spread}
+     * gives up by {@code spread + permitWait}, so at most {@code permits · (1 + floor((permitWait + spread) / hold))}
+     * callers are served, however the burst arrived.
      *
      * @return {lowest, highest} number of accepted calls
      */
     public static int[] predictedAccepted(int calls, int permits, Duration permitWait, Duration hold, Duration spread) {
         long h = hold.toNanos();
         long waves = 1 + permitWait.toNanos() / h;
-        long extra = (spread.toNanos() + h - 1) / h;
-        return new int[] {(int) Math.min(calls, permits * waves), (int) Math.min(calls, permits * (waves + extra))};
+        long most = 1 + (permitWait.toNanos() + spread.toNanos()) / h;
+        return new int[] {(int) Math.min(calls, permits * waves), (int) Math.min(calls, permits * most)};
     }
 
     // ------------------------------------------------------------------ charts and tables
