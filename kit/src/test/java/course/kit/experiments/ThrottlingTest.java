@@ -115,6 +115,16 @@ class ThrottlingTest {
     }
 
     @Test
+    void reproductionRowsNameArticle002sPoolOf50() throws Exception {
+        var rows = Throttling.reproduce(course.kit.Scale.QUICK);
+        assertEquals(2, rows.size());
+        assertEquals(50.0, rows.get(0).predicted(), 1e-9);
+        assertEquals(50.0, rows.get(0).measured(), 1e-9); // the pool's own count: the cap binds, exactly
+        assertEquals(500.0, rows.get(1).predicted(), 1e-9); // 50 permits / 100 ms
+        assertTrue(rows.stream().allMatch(r -> r.article().equals("002")));
+    }
+
+    @Test
     void inFlightCurveNeverExceedsThePeak() throws Exception {
         var r = Throttling.run("curve", Plan.throttled(30, 5, WAIT, ofMillis(3), 5));
         double[][] c = r.inFlightOverTime(50);
