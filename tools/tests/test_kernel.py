@@ -331,6 +331,8 @@ def test_cell_exhausting_platform_threads_fails_and_kernel_goes_on():
     k = Kernel(argv_prefix=limit.prefix)
     try:
         k.start()
+        warm = k.execute('System.out.println("ready");', timeout=60)  # JShell built, the kernel's threads all up
+        assert warm.ok, warm.text
         how = limit.clamp(HEADROOM)
         t0 = time.monotonic()
         r = k.execute(EXHAUST, timeout=60)
