@@ -52,17 +52,22 @@ def java_agent_options(lib: Path) -> list[str]:
     return [f"-javaagent:{lib / (found[-1] if found else KERNEL_JAR_DEFAULT)}"]
 
 
-def argv(java: Path, lib: Path) -> list[str]:
-    """The kernel's command line: an absolute java, JVM options, the classpath and the main class."""
+def argv(java: Path, lib: Path, jar_names: list[str]) -> list[str]:
+    """The kernel's command line: an absolute java, JVM options, the classpath and the main class.
+
+    The classpath lists every jar in order, not ``lib/*``: the launcher expands a wildcard in directory
+    order, which could put rapaio's shaded jar (with its unrelocated copies of common libraries) ahead
+    of the kit's own dependencies."""
+    classpath = os.pathsep.join(str(lib / name) for name in jar_names)
     return ([str(java)] + JVM_OPTIONS + java_agent_options(lib)
-            + ["-cp", str(lib / "*"), MAIN_CLASS, "{connection_file}"])
+            + ["-cp", classpath, MAIN_CLASS, "{connection_file}"])
 
 
-def kernel_json(java: Path, lib: Path, course_home: Path) -> dict:
+def kernel_json(java: Path, lib: Path, jar_names: list[str], course_home: Path) -> dict:
     env = dict(ENV)
     env["COURSE_HOME"] = str(course_home)
     return {
-        "argv": argv(java, lib),
+        "argv": argv(java, lib, jar_names),
         "display_name": DISPLAY_NAME,
         "language": "java",
         "interrupt_mode": "message",
@@ -93,7 +98,8 @@ def write(kernels_dir: Path, java: Path, jars: list[Path], course_home: Path) ->
     spec_dir = kernels_dir / NAME
     lib = spec_dir / "lib"
     changed = _sync_jars(jars, lib)
-    content = json.dumps(kernel_json(java.resolve(), lib.resolve(), course_home.resolve()), indent=2) + "\n"
+    content = json.dumps(kernel_json(java.resolve(), lib.resolve(), [j.name for j in jars], course_home.resolve()),
+                         indent=2) + "\n"
     kj = spec_dir / "kernel.json"
     if not kj.exists() or kj.read_text() != content:
         kj.write_text(content)

@@ -41,8 +41,8 @@ public final class Limits {
     public static long platformThreadCeiling() {
         long limit = Long.MAX_VALUE;
         limit = Math.min(limit, readLong(Path.of("/proc/sys/kernel/threads-max")).orElse(Long.MAX_VALUE));
-        limit = Math.min(limit, nprocLimit().orElse(Long.MAX_VALUE));
-        limit = Math.min(limit, readLong(Path.of("/sys/fs/cgroup/pids.max")).orElse(Long.MAX_VALUE));
+        if (!isRoot()) limit = Math.min(limit, nprocLimit().orElse(Long.MAX_VALUE)); // root ignores ulimit -u
+        for (Path p : pidsMaxFiles()) limit = Math.min(limit, readLong(p).orElse(Long.MAX_VALUE));
         return limit == Long.MAX_VALUE ? 32_000 : limit; // no /proc (macOS, Windows): a conservative guess
     }
 
@@ -66,7 +66,7 @@ public final class Limits {
         if (n > available) {
             throw new IllegalArgumentException(String.format(
                     "%,d platform threads cannot run here: this OS allows %,d threads for this user and container "
-                            + "(ulimit -u, kernel.threads-max, pids.max), and %,d are already live, so about %,d more "
+                            + "(the smallest of ulimit -u, kernel.threads-max and the cgroup's pids.max), and %,d are already live, so about %,d more "
                             + "fit. Use a smaller pool (a fixed pool of a few hundred threads), or virtual threads, "
                             + "which are not OS threads.",
                     n, platformThreadCeiling(), ManagementFactory.getThreadMXBean().getThreadCount(), available));
@@ -103,6 +103,40 @@ public final class Limits {
         long s = d.toSeconds();
         return s >= 3600 ? String.format("%.1f h", s / 3600.0) : s >= 60 ? String.format("%.1f min", s / 60.0)
                 : String.format("%.1f s", d.toMillis() / 1000.0);
+    }
+
+    /**
+     * The pids.max files of this process's cgroup: cgroup v2 ({@code 0::/path}) and v1 ({@code N:pids:/path}),
+     * each at the cgroup's own path and at the mount's root (a container sees its own cgroup there).
+     */
+    static java.util.List<Path> pidsMaxFiles() {
+        var files = new java.util.ArrayList<Path>();
+        try {
+            for (String line : read(Path.of("/proc/self/cgroup")).split("\n")) {
+                String[] f = line.split(":", 3);
+                if (f.length < 3) continue;
+                if (f[0].equals("0") && f[1].isEmpty()) files.add(Path.of("/sys/fs/cgroup", f[2], "pids.max"));
+                if (java.util.Arrays.asList(f[1].split(",")).contains("pids")) {
+                    files.add(Path.of("/sys/fs/cgroup/pids", f[2], "pids.max"));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        files.add(Path.of("/sys/fs/cgroup/pids.max"));
+        files.add(Path.of("/sys/fs/cgroup/pids/pids.max"));
+        return files.stream().filter(Files::isReadable).distinct().toList();
+    }
+
+    private static boolean isRoot() {
+        try {
+            for (String line : read(Path.of("/proc/self/status")).split("\n")) {
+                if (line.startsWith("Uid:")) return line.split("\\s+")[1].equals("0");
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        return false;
     }
 
     private static OptionalLong nprocLimit() {
