@@ -29,7 +29,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import course.kit.Charts;
+import course.kit.Tables;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
+import tech.tablesaw.api.Table;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -104,7 +110,7 @@ public final class IoVsCpu {
     /** The parameters at {@code scale} for a machine with {@code cores} cores. */
     public static Params params(Scale scale, int cores) {
         Objects.requireNonNull(scale, "scale");
-        int waves = scale.pick(16, 4);
+        int waves = scale.pick(16, 6);
         return new Params(cores,
                 waves * cores, Duration.ofMillis(50), scale.pick(5, 5),
                 scale.pick(40, 20), scale.pick(Duration.ofMillis(250), Duration.ofMillis(100)),
@@ -191,7 +197,8 @@ public final class IoVsCpu {
 
     /**
      * Runs {@code count} copies of {@code task} on each pool, {@code reps} times, the pools taking turns
-     * (pool 1, pool 2, pool 3, pool 1, …) so that a burst of background load hits all of them alike.
+     * within each repetition (and each repetition starting with the next pool), so that a burst of
+     * background load hits all of them alike and {@link #ratio} can compare runs made close together.
      * Shows one progress line for the whole comparison.
      *
      * @return one {@link Measured} per pool, in the pools' order
@@ -210,7 +217,8 @@ public final class IoVsCpu {
         var done = new AtomicInteger();
         try (var progress = Progress.start(label, pools.size() * reps, done::get)) {
             for (int r = 0; r < reps; r++) {
-                for (int p = 0; p < pools.size(); p++) {
+                for (int k = 0; k < pools.size(); k++) {
+                    int p = (r + k) % pools.size(); // each repetition starts with the next pool: no pool always goes first
                     long c0 = Measure.processCpuNanos();
                     RunResult run = Run.tasks(pools.get(p), count, task);
                     cpu[p][r] = (Measure.processCpuNanos() - c0) / 1e6;
@@ -227,6 +235,19 @@ public final class IoVsCpu {
                     medianRun(runs.get(p)), elapsed[p], cpu[p]));
         }
         return out;
+    }
+
+    /**
+     * The ratio of two executors' elapsed times, {@code a ÷ b}, as the median over the repetitions of the
+     * ratio within each repetition: runs of one repetition are made seconds apart, so they share the same
+     * background load, which a ratio of two medians would not guarantee.
+     */
+    public static double ratio(Measured a, Measured b) {
+        int n = Math.min(a.elapsedMillis().length, b.elapsedMillis().length);
+        if (n == 0) throw new IllegalArgumentException("no repetitions");
+        double[] r = new double[n];
+        for (int i = 0; i < n; i++) r[i] = a.elapsedMillis()[i] / b.elapsedMillis()[i];
+        return median(r);
     }
 
     /**
@@ -328,13 +349,13 @@ public final class IoVsCpu {
     /** The baseline: the I/O threads alone. */
     public static final String ALONE = "I/O alone";
     /** CPU tasks on virtual threads, sharing the carriers with the I/O threads. */
-    public static final String CPU_VIRTUAL = "+ CPU on virtual threads";
+    public static final String CPU_VIRTUAL = "+ CPU (virtual)";
     /** CPU tasks on virtual threads that call {@code Thread.yield()} every {@code yieldEvery} of work. */
-    public static final String CPU_YIELDS = "+ CPU calling Thread.yield()";
+    public static final String CPU_YIELDS = "+ CPU, yield()";
     /** CPU tasks on virtual threads that park for a nanosecond every {@code yieldEvery} of work. */
-    public static final String CPU_PAUSES = "+ CPU parking 1 ns now and then";
+    public static final String CPU_PAUSES = "+ CPU, park 1 ns";
     /** CPU tasks on a fixed pool of platform threads, which the OS time-slices. */
-    public static final String CPU_PLATFORM = "+ CPU on a platform pool";
+    public static final String CPU_PLATFORM = "+ CPU (platform pool)";
     /** The starvation experiment's scenarios, in the order they run. */
     public static final List<String> SCENARIOS = List.of(ALONE, CPU_VIRTUAL, CPU_YIELDS, CPU_PAUSES, CPU_PLATFORM);
 
@@ -411,9 +432,26 @@ public final class IoVsCpu {
      * virtual threads. The call can be interrupted (the child is then destroyed).
      */
     public static Starvation starvationInChild(Params p) throws InterruptedException {
-        return ChildJvm.call(ONE_CARRIER, Starvation.class, IoVsCpu.class, "starvation",
-                String.valueOf(p.ioThreads()), p.ioSleep().toString(), String.valueOf(p.hogs()),
-                p.hogLength().toString(), p.hogEvery().toString(), p.yieldEvery().toString());
+        return starvationInChild(ONE_CARRIER, p);
+    }
+
+    /**
+     * Runs the starvation experiment in a child JVM started with {@code jvmOptions} (for example another
+     * {@code -Djdk.virtualThreadScheduler.parallelism}). Shows a progress line, by elapsed time against
+     * the expected length, while the child runs.
+     */
+    public static Starvation starvationInChild(List<String> jvmOptions, Params p) throws InterruptedException {
+        Objects.requireNonNull(jvmOptions, "jvmOptions");
+        long expectedMillis = SCENARIOS.size() * p.hogs() * p.hogEvery().toMillis() + 1_500;
+        long t0 = System.nanoTime();
+        int tenths = (int) Math.max(1, expectedMillis / 100);
+        try (var progress = Progress.start(String.format("child JVM %s: %d scenarios, about %.0f s",
+                        String.join(" ", jvmOptions), SCENARIOS.size(), expectedMillis / 1000.0), tenths,
+                () -> (int) Math.min(tenths, (System.nanoTime() - t0) / 100_000_000L))) {
+            return ChildJvm.call(jvmOptions, Starvation.class, IoVsCpu.class, "starvation",
+                    String.valueOf(p.ioThreads()), p.ioSleep().toString(), String.valueOf(p.hogs()),
+                    p.hogLength().toString(), p.hogEvery().toString(), p.yieldEvery().toString());
+        }
     }
 
     /**
@@ -557,7 +595,7 @@ public final class IoVsCpu {
 
     /** Lateness over time, one marker per sleep, one colour per scenario. */
     public static XYChart latenessChart(Starvation s) {
-        XYChart c = course.kit.Charts.xy(String.format(
+        XYChart c = Charts.xy(String.format(
                         "Wake-up lateness of %d I/O virtual threads on %d carrier%s (each dot: one sleep)",
                         s.ioThreads(), s.carriers().size(), s.carriers().size() == 1 ? "" : "s"),
                 "time since the first CPU task arrived (ms)", "resumed late by (ms)");
@@ -573,6 +611,109 @@ public final class IoVsCpu {
             series.setMarkerColor(colours[k++ % colours.length]);
         }
         c.getStyler().setMarkerSize(5);
+        c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
+        return c;
+    }
+
+
+    // ---------------------------------------------------------------------------------------------------
+    // Tables and charts
+    // ---------------------------------------------------------------------------------------------------
+
+    /**
+     * One row per executor: its platform threads, the median elapsed time against {@code predictedMillis}
+     * (one per executor, in the same order), every repetition, the cores it kept busy, and its peak.
+     */
+    public static Table table(String title, List<Measured> measured, double[] predictedMillis) {
+        Objects.requireNonNull(measured, "measured");
+        if (predictedMillis.length != measured.size()) {
+            throw new IllegalArgumentException(predictedMillis.length + " predictions for " + measured.size() + " executors");
+        }
+        var b = Tables.of(title, "executor", "platform threads", "tasks", "median elapsed (ms)", "predicted (ms)",
+                "measured ÷ predicted", "each run (ms)", "cores busy", "tasks in flight at peak");
+        for (int i = 0; i < measured.size(); i++) {
+            Measured m = measured.get(i);
+            String threads = m.threads() == 0 ? "0 (virtual threads)" : m.threads() < 0 ? "one per task" : String.valueOf(m.threads());
+            b.row(m.executor(), threads, m.run().count(),
+                    Tables.round(m.medianMillis(), 1), Tables.round(predictedMillis[i], 1),
+                    Tables.round(m.medianMillis() / predictedMillis[i], 2),
+                    Arrays.stream(m.elapsedMillis()).mapToObj(x -> String.format("%,.0f", x))
+                            .collect(java.util.stream.Collectors.joining(" · ")),
+                    Tables.round(m.coresBusy(), 2), m.run().peakConcurrency());
+        }
+        return b.table();
+    }
+
+    /** Speed-up over the first executor ("one thread"), for CPU-bound and I/O-bound work side by side. */
+    public static CategoryChart speedUpChart(List<Measured> cpu, List<Measured> io, int cores) {
+        if (cpu.size() != io.size()) throw new IllegalArgumentException("the two comparisons differ in size");
+        var names = cpu.stream().map(Measured::executor).toList();
+        Map<String, List<? extends Number>> series = new LinkedHashMap<>();
+        series.put("CPU-bound", cpu.stream().map(m -> Tables.round(ratio(cpu.get(0), m), 2)).toList());
+        series.put("I/O-bound", io.stream().map(m -> Tables.round(ratio(io.get(0), m), 2)).toList());
+        series.put("cores (the CPU-bound limit)", names.stream().map(n -> (Number) cores).toList());
+        var c = Charts.groupedBars("Speed-up over one thread: the same executors, opposite verdicts",
+                "speed-up over one thread (×)", names, series);
+        c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+        return c;
+    }
+
+    /**
+     * The mixed sweep: elapsed time against the pool size, measured and the predicted floor,
+     * the virtual-thread run as a level line, and the pool size the sizing formula gives.
+     */
+    public static XYChart mixedChart(List<Measured> measured, Params p, int formulaPoolSize) {
+        int pools = p.mixedPools().size();
+        if (measured.size() != pools + 1) throw new IllegalArgumentException("expected " + (pools + 1) + " runs");
+        double[] xs = p.mixedPools().stream().mapToDouble(Integer::doubleValue).toArray();
+        double[] ys = measured.subList(0, pools).stream().mapToDouble(Measured::medianMillis).toArray();
+        int lo = p.mixedPools().stream().mapToInt(Integer::intValue).min().orElse(1);
+        int hi = p.mixedPools().stream().mapToInt(Integer::intValue).max().orElse(1);
+        double[] fx = java.util.stream.IntStream.rangeClosed(lo, hi).asDoubleStream().toArray();
+        double[] fy = Arrays.stream(fx).map(x -> mixedFloorMillis(p.mixedTasks(), (int) x, p.cores(),
+                p.mixedCompute(), p.mixedWait())).toArray();
+        double virtual = measured.get(pools).medianMillis();
+        double top = Math.max(Arrays.stream(ys).max().orElse(1), fy[0]) * 1.05;
+        Map<String, double[][]> series = new LinkedHashMap<>();
+        series.put("fixed pool (measured)", new double[][] {xs, ys});
+        series.put("predicted floor max(⌈N/P⌉·(C+W), N·C/cores + W)", new double[][] {fx, fy});
+        series.put("virtual thread per task (measured)", new double[][] {{lo, hi}, {virtual, virtual}});
+        series.put(String.format("formula's pool size P* = %d", formulaPoolSize),
+                new double[][] {{formulaPoolSize, formulaPoolSize}, {0, top}});
+        var c = Charts.lines(String.format("Mixed work: %d tasks × (compute %d ms, then wait %d ms) on %d cores",
+                        p.mixedTasks(), p.mixedCompute().toMillis(), p.mixedWait().toMillis(), p.cores()),
+                "platform threads in the pool", "elapsed (ms)", series);
+        c.getStyler().setYAxisMin(0.0);
+        var seriesList = new ArrayList<>(c.getSeriesCollection());
+        seriesList.get(2).setMarker(SeriesMarkers.NONE);
+        seriesList.get(3).setMarker(SeriesMarkers.NONE);
+        return c;
+    }
+
+    /** Per scenario: sleeps measured, CPU tasks and their length, and the lateness figures. */
+    public static Table starvationTable(Starvation s) {
+        var b = Tables.of(String.format("Wake-up lateness of %d I/O virtual threads (sleep loop), parallelism %s, carriers %s",
+                        s.ioThreads(), s.parallelism(), s.carriers()),
+                "scenario", "sleeps measured", "CPU tasks", "CPU task length (ms)", "median lateness while CPU ran (ms)",
+                "p99 lateness (ms)", "max lateness (ms)");
+        for (Scenario sc : s.scenarios()) {
+            String len = sc.cpuTaskMillis().length == 0 ? "—"
+                    : String.format("%,.0f … %,.0f", sc.shortestCpuTask(), sc.longestCpuTask());
+            b.row(sc.name(), sc.samples(), sc.cpuTaskMillis().length, len, Tables.round(sc.medianLatenessWhileCpuRan(), 2),
+                    Tables.round(sc.latenessQuantile(0.99), 2), Tables.round(sc.maxLateness(), 2));
+        }
+        return b.table();
+    }
+
+    /** Per scenario: the median lateness of sleeps due while a CPU task ran, the p99 and the maximum. */
+    public static CategoryChart starvationBars(Starvation s) {
+        var names = s.scenarios().stream().map(Scenario::name).toList();
+        Map<String, List<? extends Number>> series = new LinkedHashMap<>();
+        series.put("median while a CPU task ran", s.scenarios().stream().map(sc -> Tables.round(sc.medianLatenessWhileCpuRan(), 1)).toList());
+        series.put("p99 (all sleeps)", s.scenarios().stream().map(sc -> Tables.round(sc.latenessQuantile(0.99), 1)).toList());
+        series.put("max", s.scenarios().stream().map(sc -> Tables.round(sc.maxLateness(), 1)).toList());
+        var c = Charts.groupedBars(String.format("How late sleeping I/O virtual threads resume, on %d carrier%s",
+                        s.carriers().size(), s.carriers().size() == 1 ? "" : "s"), "lateness (ms)", names, series);
         c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
         return c;
     }
@@ -596,9 +737,8 @@ public final class IoVsCpu {
                 String.format("CPU-bound: %d × %d ms of CPU, a virtual thread per task", p.cpuTasks(), p.cpuTask().toMillis()),
                 "000, 002, 004", "no speed-up for CPU-bound work", cpuPredicted, cpu.get(2).medianMillis(), "ms",
                 String.format("predicted N·c/cores on %d cores, as for the pool; pool of %d measured %,.0f ms, one thread "
-                                + "%,.0f ms; virtual ÷ pool = %.2f; median of %d", p.cores(), p.cores(),
-                        cpu.get(1).medianMillis(), cpu.get(0).medianMillis(),
-                        cpu.get(2).medianMillis() / cpu.get(1).medianMillis(), p.reps())));
+                                + "%,.0f ms; virtual ÷ pool = %.2f (median of %d paired runs)", p.cores(), p.cores(),
+                        cpu.get(1).medianMillis(), cpu.get(0).medianMillis(), ratio(cpu.get(2), cpu.get(1)), p.reps())));
         rows.add(new Reproduction(
                 String.format("I/O-bound: %d × sleep %d ms, a virtual thread per task", p.ioTasks(), p.ioWait().toMillis()),
                 "000, 002", "waits overlap: the time of one wait", p.ioWait().toMillis(), io.get(2).medianMillis(), "ms",
