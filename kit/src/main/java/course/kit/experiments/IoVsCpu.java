@@ -243,10 +243,23 @@ public final class IoVsCpu {
      * background load, which a ratio of two medians would not guarantee.
      */
     public static double ratio(Measured a, Measured b) {
-        int n = Math.min(a.elapsedMillis().length, b.elapsedMillis().length);
+        return pairedRatio(a.elapsedMillis(), b.elapsedMillis());
+    }
+
+    /**
+     * The ratio of two executors' process CPU time, {@code a ÷ b}, paired by repetition like {@link #ratio}.
+     * The same work costs the same CPU time on any executor, and CPU time hardly depends on what else the
+     * machine runs, so this ratio stays near 1 on a busy machine where elapsed times scatter.
+     */
+    public static double cpuRatio(Measured a, Measured b) {
+        return pairedRatio(a.cpuMillis(), b.cpuMillis());
+    }
+
+    private static double pairedRatio(double[] a, double[] b) {
+        int n = Math.min(a.length, b.length);
         if (n == 0) throw new IllegalArgumentException("no repetitions");
         double[] r = new double[n];
-        for (int i = 0; i < n; i++) r[i] = a.elapsedMillis()[i] / b.elapsedMillis()[i];
+        for (int i = 0; i < n; i++) r[i] = a[i] / b[i];
         return median(r);
     }
 
@@ -737,8 +750,10 @@ public final class IoVsCpu {
                 String.format("CPU-bound: %d × %d ms of CPU, a virtual thread per task", p.cpuTasks(), p.cpuTask().toMillis()),
                 "000, 002, 004", "no speed-up for CPU-bound work", cpuPredicted, cpu.get(2).medianMillis(), "ms",
                 String.format("predicted N·c/cores on %d cores, as for the pool; pool of %d measured %,.0f ms, one thread "
-                                + "%,.0f ms; virtual ÷ pool = %.2f (median of %d paired runs)", p.cores(), p.cores(),
-                        cpu.get(1).medianMillis(), cpu.get(0).medianMillis(), ratio(cpu.get(2), cpu.get(1)), p.reps())));
+                                + "%,.0f ms; virtual ÷ pool = %.2f (median of %d paired runs); cores busy: one thread %.2f, "
+                                + "pool %.2f, virtual %.2f", p.cores(), p.cores(),
+                        cpu.get(1).medianMillis(), cpu.get(0).medianMillis(), ratio(cpu.get(2), cpu.get(1)), p.reps(),
+                        cpu.get(0).coresBusy(), cpu.get(1).coresBusy(), cpu.get(2).coresBusy())));
         rows.add(new Reproduction(
                 String.format("I/O-bound: %d × sleep %d ms, a virtual thread per task", p.ioTasks(), p.ioWait().toMillis()),
                 "000, 002", "waits overlap: the time of one wait", p.ioWait().toMillis(), io.get(2).medianMillis(), "ms",

@@ -96,12 +96,15 @@ class IoVsCpuTest {
     }
 
     @Test
-    @DisplayName("ratio: the median of the ratios within each repetition")
+    @DisplayName("ratio and cpuRatio: the median of the ratios within each repetition")
     void pairedRatio() {
         var a = new IoVsCpu.Measured("a", 1, null, new double[] {100, 300, 200}, new double[] {0, 0, 0});
         var b = new IoVsCpu.Measured("b", 1, null, new double[] {50, 100, 400}, new double[] {0, 0, 0});
         assertEquals(2.0, IoVsCpu.ratio(a, b), 1e-9, "ratios 2, 3, 0.5");
         assertEquals(0.5, IoVsCpu.ratio(b, a), 1e-9, "ratios 0.5, 1/3, 2");
+        var c = new IoVsCpu.Measured("c", 1, null, new double[] {1, 1, 1}, new double[] {10, 40, 90});
+        var d = new IoVsCpu.Measured("d", 1, null, new double[] {1, 1, 1}, new double[] {10, 20, 30});
+        assertEquals(2.0, IoVsCpu.cpuRatio(c, d), 1e-9, "CPU ratios 1, 2, 3");
     }
 
     @Test
