@@ -38,18 +38,30 @@ public final class Tasks {
     }
 
     /**
-     * How many {@link #burn(long)} rounds take about {@code target} of CPU on one core here (the median
-     * of a few tries, after a warm-up). CPU-bound experiments use it so that their tasks last the same at
-     * any machine speed.
+     * How many {@link #burn(long)} rounds take about {@code target} of CPU on one core here. CPU-bound
+     * experiments use it so that their tasks last the same at any machine speed.
+     *
+     * <p>It times the calling thread's own CPU clock, not the wall clock: on a busy machine other programs
+     * stretch the wall time of a burn, but not the CPU time it needs. It warms {@code burn} up first (about
+     * 150 ms of CPU, so the JIT has compiled it), then takes the median rate of seven timed burns. Where the
+     * JVM has no thread CPU clock it falls back to the wall clock.
      */
     public static long calibrate(Duration target) throws InterruptedException {
-        long probe = 2_000_000;
-        for (int i = 0; i < 3; i++) sink += burn(probe); // warm-up: let the JIT compile burn()
-        long[] rates = new long[5];
-        for (int i = 0; i < rates.length; i++) {
-            long t0 = System.nanoTime();
+        Objects.requireNonNull(target, "target");
+        if (target.isNegative()) throw new IllegalArgumentException("target cannot be negative: " + target);
+        var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        boolean cpuClock = mx.isCurrentThreadCpuTimeSupported();
+        java.util.function.LongSupplier clock = cpuClock ? mx::getCurrentThreadCpuTime : System::nanoTime;
+        final long probe = 1_000_000;
+        long warmUntil = clock.getAsLong() + 150_000_000L;
+        for (int calls = 0; calls < 60 || (clock.getAsLong() < warmUntil && calls < 1_000); calls++) {
             sink += burn(probe);
-            long ns = Math.max(1, System.nanoTime() - t0);
+        }
+        long[] rates = new long[7];
+        for (int i = 0; i < rates.length; i++) {
+            long c0 = clock.getAsLong();
+            sink += burn(probe);
+            long ns = Math.max(1, clock.getAsLong() - c0);
             rates[i] = probe * 1_000_000_000L / ns; // rounds per second
         }
         java.util.Arrays.sort(rates);

@@ -12,8 +12,6 @@ import course.kit.Scale;
 import course.kit.Task;
 import course.kit.Tasks;
 import java.awt.Color;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,7 +48,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  *
  * <pre>{@code
  * var p = IoVsCpu.params(Scale.current());
- * long iterations = IoVsCpu.calibrate(p.cpuTask());
+ * long iterations = Tasks.calibrate(p.cpuTask());
  * List<IoVsCpu.Measured> cpu = IoVsCpu.cpuBound(p.cores(), p.cpuTasks(), iterations, p.reps());
  * }</pre>
  */
@@ -126,38 +124,6 @@ public final class IoVsCpu {
     /** The parameters at {@code scale} for this machine. */
     public static Params params(Scale scale) {
         return params(scale, Runtime.getRuntime().availableProcessors());
-    }
-
-    // ---------------------------------------------------------------------------------------------------
-    // Calibration
-    // ---------------------------------------------------------------------------------------------------
-
-    /**
-     * How many {@link Tasks#burn} rounds take {@code target} of CPU time on one core, measured on the calling
-     * thread's CPU clock (not the wall clock, so that other processes on a busy machine do not skew it),
-     * after a warm-up long enough for the JIT to compile {@code burn} itself, not only its loop.
-     * Falls back to {@link Tasks#calibrate} where the JVM has no thread CPU clock.
-     */
-    public static long calibrate(Duration target) throws InterruptedException {
-        Limits.requireDuration("the calibration target", target);
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        if (!mx.isCurrentThreadCpuTimeSupported()) return Tasks.calibrate(target);
-        final long probe = 1_000_000;
-        long sink = 0;
-        long warmUntil = mx.getCurrentThreadCpuTime() + 150_000_000L;
-        for (int calls = 0; calls < 60 || (mx.getCurrentThreadCpuTime() < warmUntil && calls < 1_000); calls++) {
-            sink += Tasks.burn(probe);
-        }
-        long[] rates = new long[7];
-        for (int i = 0; i < rates.length; i++) {
-            long c0 = mx.getCurrentThreadCpuTime();
-            sink += Tasks.burn(probe);
-            long ns = Math.max(1, mx.getCurrentThreadCpuTime() - c0);
-            rates[i] = probe * 1_000_000_000L / ns;
-        }
-        Arrays.sort(rates);
-        if (sink == 42) System.out.print(""); // keeps the JIT from discarding the work
-        return Math.max(1, (long) (rates[rates.length / 2] * (target.toNanos() / 1e9)));
     }
 
     // ---------------------------------------------------------------------------------------------------
@@ -495,7 +461,7 @@ public final class IoVsCpu {
                     + hogLength.toMillis() + " ms): one CPU task at a time, so that each delay is one task's length");
         }
         Limits.requireVirtualThreads(ioThreads + hogs);
-        long iterations = calibrate(hogLength);     // also warms up the JIT for burn()
+        long iterations = Tasks.calibrate(hogLength);     // also warms up the JIT for burn()
         long chunk = Math.max(1, iterations * yieldEvery.toNanos() / hogLength.toNanos());
         Set<String> carriers = ConcurrentHashMap.newKeySet();
         var scenarios = new ArrayList<Scenario>();
@@ -741,7 +707,7 @@ public final class IoVsCpu {
      */
     public static List<Reproduction> reproduce(Scale scale) throws InterruptedException {
         Params p = params(scale);
-        long iterations = calibrate(p.cpuTask());
+        long iterations = Tasks.calibrate(p.cpuTask());
         List<Measured> cpu = cpuBound(p.cores(), p.cpuTasks(), iterations, p.reps());
         List<Measured> io = ioBound(p.cores(), p.ioTasks(), p.ioWait());
         double cpuPredicted = cpuBoundMillis(p.cpuTasks(), p.cores(), p.cores(), p.cpuTask());
