@@ -38,15 +38,42 @@ public final class Run {
         var rec = new Recorder(count);
         long t0 = System.nanoTime();
         rec.t0 = t0;
-        ExecutorService executor = pool.factory().get();
-        boolean interrupted = false;
+        boolean interrupted;
         try (var progress = Progress.start(name, count, rec.done::get)) {
-            try {
+            interrupted = submitAndClose(pool.factory().get(), executor -> {
                 for (int i = 0; i < count; i++) {
                     if ((i & 1023) == 0 && Thread.currentThread().isInterrupted()) throw new InterruptedException();
                     final int index = i;
                     executor.execute(() -> rec.run(index, task));
                 }
+            });
+        }
+        long elapsed = System.nanoTime() - t0;
+        if (interrupted) {
+            throw new InterruptedException(String.format("%s interrupted after %,d of %,d tasks; its executor was shut down",
+                    name, rec.done.get(), count));
+        }
+        return rec.result(name, pool.name(), elapsed);
+    }
+
+    /** Submits work to an executor; may stop early by throwing {@link InterruptedException}. */
+    @FunctionalInterface
+    public interface Submitter {
+        /** Submits the tasks. @throws InterruptedException when the caller was interrupted while submitting */
+        void submit(ExecutorService executor) throws InterruptedException;
+    }
+
+    /**
+     * The kit's executor lifecycle: submits with {@code submitter}, then closes {@code executor}, which waits
+     * for every task. If the caller is interrupted while submitting or waiting, the executor is shut down
+     * with {@code shutdownNow()} (interrupting its tasks) and still awaited, so that no thread of it is left
+     * behind. Returns whether the caller was interrupted (its interrupt status is cleared).
+     */
+    public static boolean submitAndClose(ExecutorService executor, Submitter submitter) {
+        boolean interrupted = false;
+        try {
+            try {
+                submitter.submit(executor);
             } catch (InterruptedException e) {
                 interrupted = true;
                 executor.shutdownNow();
@@ -59,12 +86,7 @@ public final class Run {
                 executor.close();
             }
         }
-        long elapsed = System.nanoTime() - t0;
-        if (interrupted) {
-            throw new InterruptedException(String.format("%s interrupted after %,d of %,d tasks; its executor was shut down",
-                    name, rec.done.get(), count));
-        }
-        return rec.result(name, pool.name(), elapsed);
+        return interrupted;
     }
 
     /**

@@ -112,7 +112,16 @@ public final class RunResult {
      * evenly spaced instants from 0 to the elapsed time.
      */
     public double[][] inFlightOverTime(int points) {
+        return countOverTime(starts, ends, elapsedNanos, points);
+    }
+
+    /**
+     * How many intervals {@code [starts[i], ends[i])} (nanoseconds; -1 = absent) are open over time, as
+     * {@code {seconds[], open[]}} sampled at {@code points} evenly spaced instants from 0 to {@code spanNanos}.
+     */
+    public static double[][] countOverTime(long[] starts, long[] ends, long spanNanos, int points) {
         if (points < 2) throw new IllegalArgumentException("points must be >= 2");
+        long elapsedNanos = spanNanos;
         long[] s = Arrays.stream(starts).filter(x -> x >= 0).sorted().toArray();
         long[] e = Arrays.stream(ends).filter(x -> x >= 0).sorted().toArray();
         double[] xs = new double[points], ys = new double[points];

@@ -5,13 +5,14 @@ import course.kit.Limits;
 import course.kit.Probe;
 import course.kit.Progress;
 import course.kit.Reproduction;
+import course.kit.Run;
+import course.kit.RunResult;
 import course.kit.Scale;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -307,19 +308,7 @@ public final class Throttling {
         public double[][] aliveOverTime(int points) { return overTime(threadStart, threadEnd, points); }
 
         private double[][] overTime(long[] starts, long[] ends, int points) {
-            if (points < 2) throw new IllegalArgumentException("points must be >= 2");
-            long[] s = Arrays.stream(starts).filter(x -> x >= 0).sorted().toArray();
-            long[] e = Arrays.stream(ends).filter(x -> x >= 0).sorted().toArray();
-            double[] xs = new double[points], ys = new double[points];
-            int i = 0, j = 0;
-            for (int p = 0; p < points; p++) {
-                long t = elapsedNanos * p / (points - 1);
-                while (i < s.length && s[i] <= t) i++;
-                while (j < e.length && e[j] <= t) j++;
-                xs[p] = t / 1e9;
-                ys[p] = i - j;
-            }
-            return new double[][] {xs, ys};
+            return RunResult.countOverTime(starts, ends, elapsedNanos, points);
         }
 
         @Override
@@ -352,10 +341,9 @@ public final class Throttling {
         long[] waits = new long[n];
         var done = new AtomicInteger();
         long t0 = System.nanoTime();
-        boolean interrupted = false;
-        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        boolean interrupted;
         try (var progress = Progress.start(name, n, done::get)) {
-            try {
+            interrupted = Run.submitAndClose(Executors.newVirtualThreadPerTaskExecutor(), executor -> {
                 for (int i = 0; i < n; i++) {
                     if (Thread.currentThread().isInterrupted()) throw new InterruptedException();
                     final int index = i;
@@ -388,17 +376,7 @@ public final class Throttling {
                         }
                     });
                 }
-            } catch (InterruptedException e) {
-                interrupted = true;
-                executor.shutdownNow();
-            }
-            executor.close(); // waits for every call; interrupted while waiting, it stops them all
-            interrupted |= Thread.interrupted();
-        } finally {
-            if (!executor.isTerminated()) {
-                executor.shutdownNow();
-                executor.close();
-            }
+            });
         }
         long elapsed = System.nanoTime() - t0;
         if (interrupted) throw new InterruptedException(name + " interrupted; its calls were stopped");
