@@ -10,6 +10,8 @@ import course.kit.Scale;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAccumulator;
 
 /**
  * Notebook 01's experiments: what a thread costs to create, to keep parked, and how many virtual threads
@@ -192,7 +195,7 @@ public final class Creation {
      */
     public static Measurement startAllJoinAll(boolean virtual, int count, int warmups, int reps) throws InterruptedException {
         requireCount(count);
-        if (virtual) Limits.requireVirtualThreads(count); else Limits.requirePlatformThreads(count);
+        if (virtual) requireRoomFor(count); else Limits.requirePlatformThreads(count);
         Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
         String name = (virtual ? "virtual" : "platform") + ": start all, then join all";
         int runs = warmups + reps;
@@ -244,7 +247,7 @@ public final class Creation {
      */
     public static ParkedHeap parkedHeap(int count) throws InterruptedException {
         requireCount(count);
-        Limits.requireVirtualThreads(count);
+        requireRoomFor(count);
         Thread[] threads = new Thread[count]; // allocated before the baseline: it is not the threads' cost
         var parked = new CountDownLatch(count);
         var release = new CountDownLatch(1);
@@ -256,19 +259,27 @@ public final class Creation {
                 Thread.currentThread().interrupt();
             }
         };
-        long before = heapAfterGc();
+        var step = new AtomicInteger(); // six steps: GC, start, park, GC, release and join, GC
         int started = 0;
-        try {
+        try (var progress = Progress.start(String.format("park %,d virtual threads and weigh the heap", count), 6, step::get)) {
+            long before = heapAfterGc();
+            step.set(1);
             Thread.Builder builder = Thread.ofVirtual().inheritInheritableThreadLocals(false);
             for (; started < count; started++) threads[started] = builder.start(park);
+            step.set(2);
             parked.await();
             for (Thread t : threads) { // counted down, then parked: wait until each is really parked
                 while (t.getState() != Thread.State.WAITING) Thread.sleep(1);
             }
+            step.set(3);
             long during = heapAfterGc();
+            step.set(4);
             release.countDown();
             for (Thread t : threads) t.join();
-            return new ParkedHeap(count, before, during, heapAfterGc(), platformStackKb());
+            step.set(5);
+            long after = heapAfterGc();
+            step.set(6);
+            return new ParkedHeap(count, before, during, after, platformStackKb());
         } catch (InterruptedException e) {
             release.countDown();
             joinUninterruptibly(threads, started);
@@ -278,11 +289,29 @@ public final class Creation {
         }
     }
 
-    /** Heap in use after three full collections, in bytes. */
-    static long heapAfterGc() {
+    /**
+     * The live heap, in bytes: what every heap pool held right after a full collection
+     * ({@link MemoryPoolMXBean#getCollectionUsage()}, so that objects allocated by other threads since then do
+     * not count). Collects until two readings in a row agree within 256 KB (at most ten times), pausing
+     * briefly between collections so that reference processing and cleaners can free what they hold.
+     */
+    static long heapAfterGc() throws InterruptedException {
         var memory = ManagementFactory.getMemoryMXBean();
-        for (int i = 0; i < 3; i++) memory.gc();
-        return memory.getHeapMemoryUsage().getUsed();
+        long last = -1;
+        int agreeing = 0;
+        for (int i = 0; i < 10 && agreeing < 2; i++) {
+            memory.gc();
+            Thread.sleep(20);
+            long now = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
+                    now += pool.getCollectionUsage().getUsed();
+                }
+            }
+            agreeing = last >= 0 && Math.abs(now - last) <= 256 * 1024 ? agreeing + 1 : 0;
+            last = now;
+        }
+        return last;
     }
 
     // ---------------------------------------------------------------- a million sleeping virtual threads
@@ -294,6 +323,8 @@ public final class Creation {
      * @param count          threads
      * @param sleepSeconds   each thread's sleep
      * @param startSeconds   time to start every thread (the start phase)
+     * @param asleepSeconds  when the last thread began its sleep (every thread has run and parked by then)
+     * @param awakeSeconds   when the last thread returned from its sleep
      * @param totalSeconds   time from the first start to the last join
      * @param cpuSeconds     CPU time of the whole process during the round (every thread, GC included)
      * @param gcPauseSeconds time the collectors report for the round (mostly stop-the-world pauses)
@@ -301,16 +332,65 @@ public final class Creation {
      * @param rssMb          the process's resident memory after the start phase (-1 where unknown)
      * @param completed      threads that ran to the end of their sleep
      */
-    public record Round(int round, int count, double sleepSeconds, double startSeconds, double totalSeconds,
-                        double cpuSeconds, double gcPauseSeconds, long heapUsedMb, long rssMb, int completed) {
-        /** Whether this round came after a first one in the same call (the JIT has compiled the code paths). */
+    public record Round(int round, int count, double sleepSeconds, double startSeconds, double asleepSeconds,
+                        double awakeSeconds, double totalSeconds, double cpuSeconds, double gcPauseSeconds,
+                        long heapUsedMb, long rssMb, int completed) {
+        /** Whether this round came after the first one and the JIT warm-up (the JIT has compiled the code paths). */
         public boolean warm() { return round > 1; }
 
-        /** The floor on the total: every thread sleeps {@code sleep} after it starts, the last starts at the end of the start phase. */
-        public double floorSeconds() { return sleepSeconds + startSeconds; }
+        /**
+         * The floor on the total: a sleep never ends early, and the last thread began its sleep at
+         * {@link #asleepSeconds()}, no earlier than the end of the start phase.
+         */
+        public double floorSeconds() { return sleepSeconds + asleepSeconds; }
 
-        /** Time after the floor: waking, finishing and joining the last threads. */
+        /** From the end of the start phase until every thread had begun its sleep: carriers catching up with the starter. */
+        public double fallingAsleepSeconds() { return asleepSeconds - startSeconds; }
+
+        /** How late the last sleeper woke, past its one sleep: wake-ups queued behind each other. */
+        public double wakeLagSeconds() { return awakeSeconds - asleepSeconds - sleepSeconds; }
+
+        /** From the last return from sleep to the last join. */
+        public double finishSeconds() { return totalSeconds - awakeSeconds; }
+
+        /** Time above the floor: waking, finishing and joining the last threads. */
         public double tailSeconds() { return totalSeconds - floorSeconds(); }
+
+        /**
+         * The most a round should take: the floor, plus the time it took to put every thread to sleep once more
+         * for the wake-ups (waking a thread, thawing its stack and finishing it is the same kind of work as
+         * starting it, running it and freezing its stack), plus one collector pause of {@code pauseSeconds}.
+         */
+        public double allowedSeconds(double pauseSeconds) { return sleepSeconds + 2 * asleepSeconds + pauseSeconds; }
+    }
+
+    /** The collector's pause-time goal ({@code -XX:MaxGCPauseMillis}; G1's default is 200 ms), in seconds. */
+    public static double gcPauseGoalSeconds() {
+        var hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        try {
+            return Long.parseLong(hotspot.getVMOption("MaxGCPauseMillis").getValue()) / 1e3;
+        } catch (IllegalArgumentException e) {
+            return 0.2;
+        }
+    }
+
+    /**
+     * Rounds of sleeping virtual threads.
+     *
+     * @param count             threads per round
+     * @param sleep             each thread's sleep
+     * @param rounds            round 1 is cold, the others warm
+     * @param jitWarmUpSeconds  the short rounds run between round 1 and round 2 (see {@link #warmUpSleepPath()})
+     */
+    public record Sleepers(int count, Duration sleep, List<Round> rounds, double jitWarmUpSeconds) {
+        /** Round 1. */
+        public Round cold() { return rounds.get(0); }
+
+        /** The warm round with the shortest total. @throws java.util.NoSuchElementException if there is only one round */
+        public Round fastestWarm() {
+            return rounds.stream().filter(Round::warm).min(java.util.Comparator.comparingDouble(Round::totalSeconds))
+                    .orElseThrow();
+        }
     }
 
     /**
@@ -318,29 +398,106 @@ public final class Creation {
      * all directly ({@code Thread.ofVirtual().start}, into a preallocated array; no executor, no futures),
      * wait until every one has finished its sleep, then join them all.
      *
+     * <p>Round 1 is cold. Between round 1 and round 2 the JIT is given what a long-running JVM would have
+     * had ({@link #warmUpSleepPath()}), so the later rounds are warm. Before every round, outside the timed
+     * part, one full collection clears the previous round's dead threads; G1 is asked to keep the heap it
+     * has grown meanwhile ({@code MaxHeapFreeRatio=100}, restored afterwards).
+     *
      * @throws IllegalArgumentException if {@code count < 1}, {@code rounds < 1}, or the heap cannot hold
      *                                  {@code count} virtual threads
      */
-    public static List<Round> sleepers(int count, Duration sleep, int rounds) throws InterruptedException {
+    public static Sleepers sleepers(int count, Duration sleep, int rounds) throws InterruptedException {
         requireCount(count);
         if (rounds < 1) throw new IllegalArgumentException("rounds must be at least 1: " + rounds);
         Objects.requireNonNull(sleep, "sleep");
         Limits.requireDuration("each thread's sleep", sleep);
         Limits.requireDuration(rounds + " rounds of sleeping threads", sleep.multipliedBy(rounds * 4L));
-        Limits.requireVirtualThreads(count);
+        requireRoomFor(count);
         List<Round> out = new ArrayList<>();
         Thread[] threads = new Thread[count];
-        for (int r = 1; r <= rounds; r++) out.add(sleepRound(r, threads, sleep));
-        return out;
+        double warmUp = 0;
+        // G1 gives back heap after a full collection (down to MaxHeapFreeRatio free); between rounds we want a
+        // clean heap, not a small one, so the flag is raised for the experiment and restored afterwards
+        String maxFree = setVmOption("MaxHeapFreeRatio", "100");
+        try {
+            for (int r = 1; r <= rounds; r++) {
+                if (r == 2) warmUp = warmUpSleepPath();
+                // untimed: start each round with an empty young generation and no dead threads from the last one
+                ManagementFactory.getMemoryMXBean().gc();
+                out.add(sleepRound(r, threads, sleep));
+            }
+        } finally {
+            if (maxFree != null) setVmOption("MaxHeapFreeRatio", maxFree);
+        }
+        return new Sleepers(count, sleep, List.copyOf(out), warmUp);
+    }
+
+    /** Rounds and threads per round of {@link #warmUpSleepPath()}, and each thread's sleep. */
+    static final int WARM_UP_ROUNDS = 10, WARM_UP_THREADS = 20_000;
+    static final Duration WARM_UP_SLEEP = Duration.ofMillis(20);
+
+    /**
+     * Gives the JIT both halves of the sleep path: ten rounds of 20,000 virtual threads that sleep 20 ms.
+     * In a first round of sleepers the JIT compiles {@code VirtualThread.sleepNanos} while every thread is
+     * still going to sleep and none has woken, so the waking half is compiled as a trap; each thread that
+     * parked in that code is deoptimised when it wakes. Short rounds let that happen on a few thousand
+     * threads, and let the JIT recompile with both halves seen, as it would in a JVM that has run for a while.
+     *
+     * @return the seconds it took
+     */
+    public static double warmUpSleepPath() throws InterruptedException {
+        long t0 = System.nanoTime();
+        Thread[] threads = new Thread[WARM_UP_THREADS];
+        for (int r = 0; r < WARM_UP_ROUNDS; r++) {
+            sleepRound(0, threads, WARM_UP_SLEEP, false);
+        }
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    /**
+     * {@link Limits#requireVirtualThreads}, counting only live objects: that check reads the heap in use, which
+     * includes the garbage of earlier experiments (a million dead threads after a round of sleepers), so on a
+     * refusal this collects once and asks again. A size that does not fit in a clean heap is still refused.
+     *
+     * @throws IllegalArgumentException if {@code count} parked virtual threads do not fit in this heap
+     */
+    public static void requireRoomFor(int count) {
+        try {
+            Limits.requireVirtualThreads(count);
+        } catch (IllegalArgumentException refused) {
+            ManagementFactory.getMemoryMXBean().gc();
+            Limits.requireVirtualThreads(count);
+        }
+    }
+
+    /** Sets a manageable HotSpot flag; returns its previous value, or null if this JVM does not allow it. */
+    static String setVmOption(String name, String value) {
+        try {
+            var hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            String old = hotspot.getVMOption(name).getValue();
+            hotspot.setVMOption(name, value);
+            return old;
+        } catch (RuntimeException e) { // not HotSpot, or the flag is not writeable here
+            return null;
+        }
     }
 
     private static Round sleepRound(int round, Thread[] threads, Duration sleep) throws InterruptedException {
+        return sleepRound(round, threads, sleep, true);
+    }
+
+    private static Round sleepRound(int round, Thread[] threads, Duration sleep, boolean show) throws InterruptedException {
         int count = threads.length;
         var finished = new CountDownLatch(count);
         var completed = new AtomicInteger();
+        // striped, so two carriers rarely touch the same cell: cheaper than one shared atomic per thread
+        var lastAsleep = new LongAccumulator(Math::max, Long.MIN_VALUE);
+        var lastAwake = new LongAccumulator(Math::max, Long.MIN_VALUE);
         Runnable task = () -> {
             try {
+                lastAsleep.accumulate(System.nanoTime());
                 Thread.sleep(sleep);
+                lastAwake.accumulate(System.nanoTime());
                 completed.getAndIncrement();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -353,7 +510,7 @@ public final class Creation {
         String label = String.format("round %d: %,d virtual threads × sleep %,d ms", round, count, sleep.toMillis());
         long gc0 = gcMillis(), cpu0 = Measure.processCpuNanos();
         int started = 0;
-        try (var progress = Progress.start(label, count, () -> (int) (count - finished.getCount()))) {
+        try (var progress = show ? Progress.start(label, count, () -> (int) (count - finished.getCount())) : null) {
             long t0 = System.nanoTime();
             try {
                 for (; started < count; started++) threads[started] = builder.start(task);
@@ -363,7 +520,8 @@ public final class Creation {
                 finished.await(); // one wait for all; joining a million threads one by one would park per thread
                 for (Thread t : threads) t.join();
                 long t2 = System.nanoTime();
-                return new Round(round, count, sleep.toNanos() / 1e9, (t1 - t0) / 1e9, (t2 - t0) / 1e9,
+                return new Round(round, count, sleep.toNanos() / 1e9, (t1 - t0) / 1e9, (lastAsleep.get() - t0) / 1e9,
+                        (lastAwake.get() - t0) / 1e9, (t2 - t0) / 1e9,
                         (Measure.processCpuNanos() - cpu0) / 1e9, (gcMillis() - gc0) / 1e3, heap >> 20,
                         rss < 0 ? -1 : rss >> 20, completed.get());
             } catch (InterruptedException e) {
@@ -415,7 +573,17 @@ public final class Creation {
     /** The hand-off model from the measured pieces (see {@link SerialModel}). */
     public static SerialModel serialModel(Serial handOff, Measurement correctPlatform, Measurement correctVirtual) {
         double h = handOff.microsPerThread();
-        return new SerialModel(correctPlatform.cpuPerOpMicros() + h, correctVirtual.cpuPerOpMicros() + h, h);
+        return new SerialModel(cpuMicrosPerThread(correctPlatform) + h, cpuMicrosPerThread(correctVirtual) + h, h);
+    }
+
+    /**
+     * CPU per thread over all timed runs of {@code m}: the OS counts process CPU in ticks of several
+     * milliseconds, too coarse for one short run, so the runs are pooled rather than taking their median.
+     */
+    public static double cpuMicrosPerThread(Measurement m) {
+        long cpu = 0;
+        for (long c : m.cpuNanos()) cpu += c;
+        return cpu / 1_000.0 / (m.opsPerRun() * (double) m.cpuNanos().length);
     }
 
     /** Article 001's figures, per thread. */

@@ -109,6 +109,13 @@ class CreationTest {
     }
 
     @Test
+    @DisplayName("the pause goal is read from the JVM")
+    void pauseGoal() {
+        var bean = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+        assertEquals(Long.parseLong(bean.getVMOption("MaxGCPauseMillis").getValue()) / 1e3, Creation.gcPauseGoalSeconds(), 1e-12);
+    }
+
+    @Test
     @DisplayName("parked virtual threads take heap, which returns once they end")
     void parkedHeapGrowsAndReturns() throws Exception {
         int before = Thread.activeCount();
@@ -123,22 +130,44 @@ class CreationTest {
 
     @Test
     @DisplayName("every sleeper of every round completes; the first round is the cold one")
-    void sleeperRounds() {
-        List<Creation.Round> rounds = assertTimeoutPreemptively(GUARD,
+    void sleeperRounds() throws Exception {
+        Creation.Sleepers sleepers = assertTimeoutPreemptively(GUARD,
                 () -> Creation.sleepers(500, Duration.ofMillis(20), 2));
+        List<Creation.Round> rounds = sleepers.rounds();
         assertEquals(2, rounds.size());
+        assertEquals(500, sleepers.count());
+        assertTrue(sleepers.jitWarmUpSeconds() > 0, "the JIT warm-up ran before round 2");
+        assertEquals(rounds.get(0), sleepers.cold());
+        assertEquals(rounds.get(1), sleepers.fastestWarm());
         for (int i = 0; i < 2; i++) {
             var r = rounds.get(i);
             assertEquals(i + 1, r.round());
             assertEquals(500, r.count());
             assertEquals(500, r.completed());
             assertEquals(0.02, r.sleepSeconds(), 1e-12);
-            assertTrue(r.totalSeconds() >= r.sleepSeconds(), "every thread slept 20 ms: " + r);
-            assertTrue(r.startSeconds() <= r.totalSeconds(), r.toString());
-            assertEquals(r.totalSeconds() - r.sleepSeconds() - r.startSeconds(), r.tailSeconds(), 1e-12);
+            // orderings that follow from the code, not from speed: the last sleeper began after the start
+            // phase began, slept at least 20 ms, and returned before the last join
+            assertTrue(r.asleepSeconds() > 0 && r.startSeconds() > 0, r.toString());
+            assertTrue(r.awakeSeconds() >= r.asleepSeconds() + r.sleepSeconds() - 1e-3, "every thread slept 20 ms: " + r);
+            assertTrue(r.awakeSeconds() <= r.totalSeconds(), r.toString());
+            assertTrue(r.totalSeconds() >= r.floorSeconds() - 1e-3, r.toString());
+            assertEquals(r.totalSeconds() - r.sleepSeconds() - r.asleepSeconds(), r.tailSeconds(), 1e-12);
+            assertEquals(r.sleepSeconds() + 2 * r.asleepSeconds() + 0.2, r.allowedSeconds(0.2), 1e-12);
         }
         assertFalse(rounds.get(0).warm());
         assertTrue(rounds.get(1).warm());
+        var single = Creation.sleepers(10, Duration.ofMillis(1), 1);
+        assertEquals(0.0, single.jitWarmUpSeconds());
+        assertThrows(java.util.NoSuchElementException.class, single::fastestWarm);
+    }
+
+    @Test
+    @DisplayName("the sleepers leave MaxHeapFreeRatio as they found it")
+    void restoresHeapFlag() throws Exception {
+        var bean = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+        String before = bean.getVMOption("MaxHeapFreeRatio").getValue();
+        Creation.sleepers(10, Duration.ofMillis(1), 1);
+        assertEquals(before, bean.getVMOption("MaxHeapFreeRatio").getValue());
     }
 
     @Test
@@ -169,6 +198,8 @@ class CreationTest {
         assertEquals(80.0, model.platformMicros(), 1e-9);
         assertEquals(20.5, model.virtualMicros(), 1e-9);
         assertEquals(80.0 / 20.5, model.ratio(), 1e-9);
+        var pooled = new Measurement("v", 0, 1_000, new long[] {1, 2, 3}, new long[] {0, 0, 3_000_000L});
+        assertEquals(1.0, Creation.cpuMicrosPerThread(pooled), 1e-9); // 3 ms over 3 runs of 1,000
     }
 
     @Test
