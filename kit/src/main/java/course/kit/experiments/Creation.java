@@ -364,6 +364,27 @@ public final class Creation {
         public double allowedSeconds(double pauseSeconds) { return sleepSeconds + 2 * asleepSeconds + pauseSeconds; }
     }
 
+    /**
+     * How this JVM sizes its young generation, in words: fixed on the command line ({@code -Xmn}), or left to
+     * G1, which sizes it for its pause-time goal. A round of a million sleepers allocates about a gigabyte:
+     * only a young generation that holds a whole round lets it run without a collection.
+     */
+    public static String youngGeneration() {
+        try {
+            var hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            var max = hotspot.getVMOption("MaxNewSize");
+            var min = hotspot.getVMOption("NewSize");
+            if (max.getOrigin() == com.sun.management.VMOption.Origin.VM_CREATION
+                    && min.getOrigin() == com.sun.management.VMOption.Origin.VM_CREATION && max.getValue().equals(min.getValue())) {
+                return String.format("fixed on the command line at %,d MB (-Xmn)", Long.parseLong(max.getValue()) >> 20);
+            }
+            return String.format("sized by the collector for its %.0f ms pause goal (up to %,d MB)",
+                    gcPauseGoalSeconds() * 1e3, Long.parseLong(max.getValue()) >> 20);
+        } catch (IllegalArgumentException e) {
+            return "sized by the collector";
+        }
+    }
+
     /** The collector's pause-time goal ({@code -XX:MaxGCPauseMillis}; G1's default is 200 ms), in seconds. */
     public static double gcPauseGoalSeconds() {
         var hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);

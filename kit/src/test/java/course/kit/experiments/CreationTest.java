@@ -109,6 +109,15 @@ class CreationTest {
     }
 
     @Test
+    @DisplayName("the young generation's sizing is described from the JVM's flags")
+    void youngGeneration() {
+        String words = Creation.youngGeneration();
+        var bean = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+        boolean fixed = bean.getVMOption("MaxNewSize").getOrigin() == com.sun.management.VMOption.Origin.VM_CREATION;
+        assertEquals(fixed, words.startsWith("fixed"), words);
+    }
+
+    @Test
     @DisplayName("the pause goal is read from the JVM")
     void pauseGoal() {
         var bean = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
