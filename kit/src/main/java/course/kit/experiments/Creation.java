@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAccumulator;
 
@@ -328,8 +329,8 @@ public final class Creation {
      * @param totalSeconds   time from the first start to the last join
      * @param cpuSeconds     CPU time of the whole process during the round (every thread, GC included)
      * @param gcPauseSeconds time the collectors report for the round (mostly stop-the-world pauses)
-     * @param heapUsedMb     heap in use right after the start phase, garbage included
-     * @param rssMb          the process's resident memory after the start phase (-1 where unknown)
+     * @param heapUsedMb     heap in use halfway through the sleep (after the start phase), garbage included
+     * @param rssMb          the process's resident memory at the same moment (-1 where unknown)
      * @param completed      threads that ran to the end of their sleep
      */
     public record Round(int round, int count, double sleepSeconds, double startSeconds, double asleepSeconds,
@@ -536,6 +537,9 @@ public final class Creation {
             try {
                 for (; started < count; started++) threads[started] = builder.start(task);
                 long t1 = System.nanoTime();
+                // weigh the round halfway through the sleep, when the threads have parked: the round started on a
+                // freshly collected heap, so what is in use is mostly the sleeping threads
+                finished.await(sleep.toNanos() / 2, TimeUnit.NANOSECONDS);
                 long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
                 long rss = rssBytes();
                 finished.await(); // one wait for all; joining a million threads one by one would park per thread
