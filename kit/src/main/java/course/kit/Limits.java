@@ -73,10 +73,19 @@ public final class Limits {
         }
     }
 
-    /** Refuses {@code n} virtual threads alive at once when the heap ({@code -Xmx}) cannot hold them. */
+    /**
+     * Refuses {@code n} virtual threads alive at once when the heap ({@code -Xmx}) cannot hold them. The heap
+     * in use includes the garbage of earlier experiments (a million dead threads after a round of sleepers),
+     * so before refusing it collects once and asks again: only a size that does not fit in a clean heap is
+     * refused.
+     */
     public static void requireVirtualThreads(long n) {
         if (n < 0) throw new IllegalArgumentException("a thread count cannot be negative: " + n);
         long available = virtualThreadsAvailable();
+        if (n > available) {
+            ManagementFactory.getMemoryMXBean().gc();
+            available = virtualThreadsAvailable();
+        }
         if (n > available) {
             long neededMb = (long) ((double) n * BYTES_PER_VIRTUAL_THREAD / (1 << 20)); // no long overflow
             throw new IllegalArgumentException(String.format(

@@ -196,7 +196,7 @@ public final class Creation {
      */
     public static Measurement startAllJoinAll(boolean virtual, int count, int warmups, int reps) throws InterruptedException {
         requireCount(count);
-        if (virtual) requireRoomFor(count); else Limits.requirePlatformThreads(count);
+        if (virtual) Limits.requireVirtualThreads(count); else Limits.requirePlatformThreads(count);
         Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
         String name = (virtual ? "virtual" : "platform") + ": start all, then join all";
         int runs = warmups + reps;
@@ -248,7 +248,7 @@ public final class Creation {
      */
     public static ParkedHeap parkedHeap(int count) throws InterruptedException {
         requireCount(count);
-        requireRoomFor(count);
+        Limits.requireVirtualThreads(count);
         Thread[] threads = new Thread[count]; // allocated before the baseline: it is not the threads' cost
         var parked = new CountDownLatch(count);
         var release = new CountDownLatch(1);
@@ -434,7 +434,7 @@ public final class Creation {
         Objects.requireNonNull(sleep, "sleep");
         Limits.requireDuration("each thread's sleep", sleep);
         Limits.requireDuration(rounds + " rounds of sleeping threads", sleep.multipliedBy(rounds * 4L));
-        requireRoomFor(count);
+        Limits.requireVirtualThreads(count);
         List<Round> out = new ArrayList<>();
         Thread[] threads = new Thread[count];
         double warmUp = 0;
@@ -476,21 +476,6 @@ public final class Creation {
         return (System.nanoTime() - t0) / 1e9;
     }
 
-    /**
-     * {@link Limits#requireVirtualThreads}, counting only live objects: that check reads the heap in use, which
-     * includes the garbage of earlier experiments (a million dead threads after a round of sleepers), so on a
-     * refusal this collects once and asks again. A size that does not fit in a clean heap is still refused.
-     *
-     * @throws IllegalArgumentException if {@code count} parked virtual threads do not fit in this heap
-     */
-    public static void requireRoomFor(int count) {
-        try {
-            Limits.requireVirtualThreads(count);
-        } catch (IllegalArgumentException refused) {
-            ManagementFactory.getMemoryMXBean().gc();
-            Limits.requireVirtualThreads(count);
-        }
-    }
 
     /** Sets a manageable HotSpot flag; returns its previous value, or null if this JVM does not allow it. */
     static String setVmOption(String name, String value) {
