@@ -205,8 +205,16 @@ public final class Cafe {
         }
         requireTotal("the sweep", Duration.ofMillis(total));
         List<SweepRow> rows = new ArrayList<>();
-        for (int p : pools) rows.add(row(pooled(customers, p, task), p, waves(customers, p), task));
-        rows.add(row(virtual(customers, task), 0, 1, task));
+        var completed = new AtomicInteger();
+        try (var progress = Progress.start(String.format("sweep: %d executors, %,d tasks each", pools.length + 1, customers),
+                pools.length + 1, completed::get)) {
+            for (int p : pools) {
+                rows.add(row(pooled(customers, p, task), p, waves(customers, p), task));
+                completed.incrementAndGet();
+            }
+            rows.add(row(virtual(customers, task), 0, 1, task));
+            completed.incrementAndGet();
+        }
         return rows;
     }
 

@@ -75,7 +75,11 @@ public final class CafeViews {
         series.put("measured", measured);
         CategoryChart c = Charts.groupedBars(String.format("%,d tasks × sleep %s on each executor",
                 rows.isEmpty() ? 0 : customers(rows.get(0)), Cafe.pretty(task)), "elapsed (ms, log scale)", labels, series);
+        // Bars start at zero unless told otherwise, and a log axis cannot: start at the power of ten below the data.
+        double lowest = Math.max(1, java.util.stream.Stream.concat(predicted.stream(), measured.stream())
+                .mapToDouble(Double::doubleValue).min().orElse(1));
         c.getStyler().setYAxisLogarithmic(true);
+        c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))));
         c.getStyler().setYAxisDecimalPattern("#,###");
         return c;
     }

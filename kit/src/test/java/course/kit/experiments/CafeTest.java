@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.kit.Charts;
 import course.kit.RunResult;
 import course.kit.Scale;
 import java.time.Duration;
@@ -188,10 +189,12 @@ class CafeTest {
         var rows = Cafe.sweep(20, Duration.ofMillis(1), 5);
         assertEquals(2, CafeViews.sweepTable(rows, Duration.ofMillis(1)).rowCount());
         assertEquals(2, CafeViews.sweepChart(rows, Duration.ofMillis(1)).getSeriesCollection().size());
+        assertTrue(Charts.image(CafeViews.sweepChart(rows, Duration.ofMillis(1))).getWidth() > 0, "the log axis renders");
         var a = Cafe.rounds("kernel", 10, 1, 0, 1);
         var b = Cafe.rounds("child JVM", 10, 1, 0, 1);
         assertEquals(3, CafeViews.roundsTable(a, b, null).rowCount(), "two JVMs and their ratio");
         assertEquals(4, CafeViews.roundsTable(a, b, virt).rowCount());
         assertEquals(3, CafeViews.roundsChart(a, b).getSeriesCollection().size());
+        assertTrue(Charts.image(CafeViews.roundsChart(a, b)).getWidth() > 0);
     }
 }
