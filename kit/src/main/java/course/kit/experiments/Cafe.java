@@ -47,6 +47,11 @@ public final class Cafe {
     public static final Duration QUICK_SWEEP_TASK = Duration.ofMillis(10);
     /** The pool sizes of the sweep: articles 003 and 004's 100, article 000's 200, then 1,000 and 10,000. */
     public static final int[] SWEEP_POOLS = {100, 200, 1_000, 10_000};
+    /**
+     * The sweep's pool sizes at the quick scale: without the pool of 10,000, whose 10,000 OS threads take seconds
+     * to create and retire whatever the task length (7–8 s on a 2-core VM), more than the quick notebook's budget.
+     */
+    public static final int[] QUICK_SWEEP_POOLS = {100, 200, 1_000};
 
     /**
      * The overheads that ⌈N/P⌉·t leaves out, as upper bounds: creating the executor, submitting every task and
@@ -61,9 +66,11 @@ public final class Cafe {
     public static final Duration SLACK_PER_WAVE = Duration.ofMillis(4);
     /**
      * Per platform thread a pool creates: clone(), the 1 MB stack reservation with its guard page, start, and the
-     * thread's exit when the pool closes. About 0.1 ms on a quiet machine (notebook 01); 0.5 ms allowed.
+     * thread's exit when the pool closes. One at a time that is about 0.1 ms (notebook 01); with thousands alive at
+     * once it grows: a fixed pool of 10,000 took 7.5–8.5 s to create and retire its threads on a 2-core VM, about
+     * 0.8 ms each. 1 ms allowed.
      */
-    public static final Duration SLACK_PER_PLATFORM_THREAD = Duration.ofNanos(500_000);
+    public static final Duration SLACK_PER_PLATFORM_THREAD = Duration.ofMillis(1);
     /**
      * Per virtual thread: create, start, park in sleep, unpark, finish. Well under 5 µs once the JIT has compiled
      * the path (notebook 01); 15 µs allowed for cold code on 2 cores shared with the submitting thread.
@@ -95,6 +102,16 @@ public final class Cafe {
     public static Duration slackFor(int customers, int workers) {
         return workers == 0 ? slack(0, 0, customers)
                 : slack(waves(customers, workers), Math.min(workers, customers), 0);
+    }
+
+    /** The sweep's pool sizes at {@code scale}: {@link #SWEEP_POOLS} or {@link #QUICK_SWEEP_POOLS}. */
+    public static int[] sweepPools(Scale scale) {
+        return (scale == Scale.FULL ? SWEEP_POOLS : QUICK_SWEEP_POOLS).clone();
+    }
+
+    /** The sweep's task at {@code scale}: {@link #SWEEP_TASK} (article 004's 50 ms) or {@link #QUICK_SWEEP_TASK}. */
+    public static Duration sweepTask(Scale scale) {
+        return scale.pick(SWEEP_TASK, QUICK_SWEEP_TASK);
     }
 
     /**
@@ -356,7 +373,7 @@ public final class Cafe {
         // Article 003: 10,000 × 1 s on fixed pools of 100 and of 10,000, each followed by virtual threads.
         rows.add(pooledRow(CUSTOMERS, 100, second, "003", "100,798 ms", "⌈10,000/100⌉ = 100 waves" + at));
         rows.add(virtualRow(CUSTOMERS, second, "003", "1,823 ms",
-                "003 ran JDK 21 with --enable-preview, a cold JVM, another machine" + at));
+                "003: JDK 21, the first virtual-thread run in its JVM, another machine" + at));
         if (Limits.platformThreadsAvailable() >= CUSTOMERS) {
             rows.add(pooledRow(CUSTOMERS, CUSTOMERS, second, "003", "3,569 ms",
                     "1 wave; + creating 10,000 OS threads" + at));

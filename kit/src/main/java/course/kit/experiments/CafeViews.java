@@ -79,7 +79,7 @@ public final class CafeViews {
         double lowest = Math.max(1, java.util.stream.Stream.concat(predicted.stream(), measured.stream())
                 .mapToDouble(Double::doubleValue).min().orElse(1));
         c.getStyler().setYAxisLogarithmic(true);
-        c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))));
+        c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest / 2))));
         c.getStyler().setYAxisDecimalPattern("#,###");
         return c;
     }

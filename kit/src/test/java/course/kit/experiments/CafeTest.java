@@ -46,11 +46,19 @@ class CafeTest {
     }
 
     @Test
+    void theQuickSweepLeavesOutOnlyThePoolOf10000AndShortensTheTask() {
+        assertEquals(List.of(100, 200, 1_000, 10_000), java.util.Arrays.stream(Cafe.sweepPools(Scale.FULL)).boxed().toList());
+        assertEquals(List.of(100, 200, 1_000), java.util.Arrays.stream(Cafe.sweepPools(Scale.QUICK)).boxed().toList());
+        assertEquals(Duration.ofMillis(50), Cafe.sweepTask(Scale.FULL), "article 004's task");
+        assertEquals(Duration.ofMillis(10), Cafe.sweepTask(Scale.QUICK));
+    }
+
+    @Test
     void theSlackCountsWavesAndThreads() {
-        assertEquals(Duration.ofMillis(350), Cafe.slackFor(10_000, 200), "50 + 50 × 4 + 200 × 0.5 ms");
+        assertEquals(Duration.ofMillis(450), Cafe.slackFor(10_000, 200), "50 + 50 × 4 + 200 × 1 ms");
         assertEquals(Duration.ofMillis(200), Cafe.slackFor(10_000, 0), "50 ms + 10,000 × 15 µs");
-        assertEquals(Duration.ofMillis(50 + 4 + 5_000), Cafe.slackFor(10_000, 10_000));
-        assertEquals(Duration.ofMillis(50 + 4 + 5), Cafe.slackFor(10, 10_000), "only the threads a pool creates count");
+        assertEquals(Duration.ofMillis(50 + 4 + 10_000), Cafe.slackFor(10_000, 10_000));
+        assertEquals(Duration.ofMillis(50 + 4 + 10), Cafe.slackFor(10, 10_000), "only the threads a pool creates count");
         assertThrows(IllegalArgumentException.class, () -> Cafe.slack(-1, 0, 0));
     }
 
