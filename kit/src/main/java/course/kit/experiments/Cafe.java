@@ -319,7 +319,8 @@ public final class Cafe {
 
     /**
      * Runs {@link #rounds} in a fresh plain {@code java} process started with this JVM's heap, GC, assertion and
-     * preview options ({@link #sameJvmOptions()}), so that the two JVMs differ only in what the notebook kernel adds.
+     * preview options and its current heap size ({@link #childJvmOptions()}), so that the two JVMs differ only in
+     * what the notebook kernel adds.
      */
     public static Rounds roundsInChildJvm(int customers, long brewMs, int warmups, int warm) throws InterruptedException {
         requireCustomers(customers);
@@ -334,11 +335,27 @@ public final class Cafe {
         var ended = new AtomicBoolean();
         try (var progress = Progress.start("café rounds in a child JVM (estimated from the clock)", n,
                 () -> ended.get() ? n : (int) Math.min(n - 1, (System.nanoTime() - t0) / 1e9 / perRound))) {
-            Rounds r = ChildJvm.call(sameJvmOptions(), Rounds.class, Cafe.class, "childRounds",
+            Rounds r = ChildJvm.call(childJvmOptions(), Rounds.class, Cafe.class, "childRounds",
                     String.valueOf(customers), String.valueOf(brewMs), String.valueOf(warmups), String.valueOf(warm));
             ended.set(true);
             return r;
         }
+    }
+
+    /**
+     * The options {@link #roundsInChildJvm} starts its child with: {@link #sameJvmOptions()}, plus, unless this JVM
+     * was given {@code -Xms}, an initial heap as large as the heap this JVM has grown to. A long-running kernel has
+     * grown its heap (and with it G1's young generation); a fresh JVM starts small and would collect garbage during
+     * the café that the kernel never has to: the comparison would favour the kernel.
+     */
+    public static List<String> childJvmOptions() {
+        List<String> opts = new ArrayList<>(sameJvmOptions());
+        if (opts.stream().noneMatch(o -> o.startsWith("-Xms"))) {
+            long committedMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() >> 20;
+            long maxMb = Runtime.getRuntime().maxMemory() >> 20;
+            opts.add("-Xms" + Math.max(8, Math.min(committedMb, maxMb)) + "m");
+        }
+        return List.copyOf(opts);
     }
 
     /**

@@ -168,6 +168,9 @@ class CafeTest {
             assertTrue(o.startsWith("-Xm") || o.matches("-XX:\\+Use\\w*GC") || o.equals("-ea") || o.equals("--enable-preview"), o);
         }
         assertFalse(opts.stream().anyMatch(o -> o.startsWith("-D") || o.startsWith("-javaagent")));
+        var child = Cafe.childJvmOptions();
+        assertTrue(child.containsAll(opts), "the child gets every flag that shapes timing");
+        assertEquals(1, child.stream().filter(o -> o.startsWith("-Xms")).count(), "and exactly one initial heap size: " + child);
     }
 
     @Test
