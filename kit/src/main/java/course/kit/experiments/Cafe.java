@@ -393,7 +393,7 @@ public final class Cafe {
                 "003: JDK 21, the first virtual-thread run in its JVM, another machine" + at));
         if (Limits.platformThreadsAvailable() >= CUSTOMERS) {
             rows.add(pooledRow(CUSTOMERS, CUSTOMERS, second, "003", "3,569 ms",
-                    "1 wave; + creating 10,000 OS threads" + at));
+                    "1 wave; + creating and retiring 10,000 OS threads" + at));
         } else {
             rows.add(new Reproduction(label(CUSTOMERS, second, "fixed pool of 10,000"), "003", "3,569 ms",
                     second.toNanos() / 1e6, Double.NaN, "ms", "not run: this OS allows only "
