@@ -49,7 +49,7 @@ public final class Cafe {
     public static final int[] SWEEP_POOLS = {100, 200, 1_000, 10_000};
     /**
      * The sweep's pool sizes at the quick scale: without the pool of 10,000, whose 10,000 OS threads take seconds
-     * to create and retire whatever the task length (7–8 s on a 2-core VM), more than the quick notebook's budget.
+     * to create and retire whatever the task length (3–8 s on a 2-core VM), too much of the quick notebook's budget.
      */
     public static final int[] QUICK_SWEEP_POOLS = {100, 200, 1_000};
 
@@ -67,8 +67,8 @@ public final class Cafe {
     /**
      * Per platform thread a pool creates: clone(), the 1 MB stack reservation with its guard page, start, and the
      * thread's exit when the pool closes. One at a time that is about 0.1 ms (notebook 01); with thousands alive at
-     * once it grows: a fixed pool of 10,000 took 7.5–8.5 s to create and retire its threads on a 2-core VM, about
-     * 0.8 ms each. 1 ms allowed.
+     * once it grows: a fixed pool of 10,000 took 3.3 s to create and retire its threads on a quiet 2-core VM, and
+     * 7.5–8.5 s while other programs shared the cores, 0.3–0.8 ms each. 1 ms allowed.
      */
     public static final Duration SLACK_PER_PLATFORM_THREAD = Duration.ofMillis(1);
     /**
