@@ -367,6 +367,7 @@ def java_main(module: str, artifact: str, main_class: str, argv: list[str]) -> i
     cp = os.pathsep.join([str(ROOT / module / "target" / f"{artifact}-{VERSION}.jar"),
                           str(ROOT / module / "target" / "lib" / "*")])
     return subprocess.run([str(jdk / "bin" / "java"), "-ea", "--enable-preview", "-Djava.awt.headless=true",
+                           "--sun-misc-unsafe-memory-access=allow",
                            "-cp", cp, main_class, *argv], cwd=ROOT, env=java_env(jdk)).returncode
 
 

@@ -3,6 +3,7 @@ package course.kit.experiments;
 import course.kit.ChildJvm;
 import course.kit.Limits;
 import course.kit.Pool;
+import course.kit.PoolModel;
 import course.kit.Progress;
 import course.kit.Reproduction;
 import course.kit.Run;
@@ -53,55 +54,15 @@ public final class Cafe {
      */
     public static final int[] QUICK_SWEEP_POOLS = {100, 200, 1_000};
 
-    /**
-     * The overheads that ⌈N/P⌉·t leaves out, as upper bounds: creating the executor, submitting every task and
-     * closing the executor. Submitting a task to a queue costs 1–3 µs, so 10,000 of them take 10–30 ms.
-     */
-    public static final Duration SLACK_FIXED = Duration.ofMillis(50);
-    /**
-     * Per wave of a fixed pool: the sleep overshoots (Linux's timer slack is 50 µs), and the wave's threads must
-     * wake up, take their next task and go back to sleep on 2 cores. A quiet machine needs well under 1 ms;
-     * 4 ms leaves room for a busy one.
-     */
-    public static final Duration SLACK_PER_WAVE = Duration.ofMillis(4);
-    /**
-     * Per platform thread a pool creates: clone(), the 1 MB stack reservation with its guard page, start, and the
-     * thread's exit when the pool closes. One at a time that is about 0.1 ms (notebook 01); with thousands alive at
-     * once it grows: a fixed pool of 10,000 took 3.3 s to create and retire its threads on a quiet 2-core VM, and
-     * 7.5–8.5 s while other programs shared the cores, 0.3–0.8 ms each. 1 ms allowed.
-     */
-    public static final Duration SLACK_PER_PLATFORM_THREAD = Duration.ofMillis(1);
-    /**
-     * Per virtual thread: create, start, park in sleep, unpark, finish. Well under 5 µs once the JIT has compiled
-     * the path (notebook 01); 15 µs allowed for cold code on 2 cores shared with the submitting thread.
-     */
-    public static final Duration SLACK_PER_VIRTUAL_THREAD = Duration.ofNanos(15_000);
-
     private Cafe() {}
 
     /**
-     * The most a run may exceed its ⌈N/P⌉·t prediction: {@link #SLACK_FIXED} + waves · {@link #SLACK_PER_WAVE}
-     * + platform threads · {@link #SLACK_PER_PLATFORM_THREAD} + virtual threads · {@link #SLACK_PER_VIRTUAL_THREAD}.
-     * A run can never be faster than its prediction: some thread runs ⌈N/P⌉ sleeps one after another, and a
-     * sleep never ends early.
-     */
-    public static Duration slack(int waves, int platformThreads, int virtualThreads) {
-        if (waves < 0 || platformThreads < 0 || virtualThreads < 0) {
-            throw new IllegalArgumentException("waves and thread counts cannot be negative: " + waves + ", "
-                    + platformThreads + ", " + virtualThreads);
-        }
-        return SLACK_FIXED.plus(SLACK_PER_WAVE.multipliedBy(waves))
-                .plus(SLACK_PER_PLATFORM_THREAD.multipliedBy(platformThreads))
-                .plus(SLACK_PER_VIRTUAL_THREAD.multipliedBy(virtualThreads));
-    }
-
-    /**
-     * {@link #slack} for {@code customers} tasks on a fixed pool of {@code workers} (0: one virtual thread each;
-     * their single wave's wake-ups are in the per-virtual-thread allowance: 10,000 threads get 200 ms in all).
+     * {@link PoolModel#slackFor} for {@code customers} on a fixed pool of {@code workers} (0: one virtual thread
+     * each; 10,000 virtual threads get 200 ms in all).
      */
     public static Duration slackFor(int customers, int workers) {
-        return workers == 0 ? slack(0, 0, customers)
-                : slack(waves(customers, workers), Math.min(workers, customers), 0);
+        requireCustomers(customers);
+        return PoolModel.slackFor(customers, workers);
     }
 
     /** The sweep's pool sizes at {@code scale}: {@link #SWEEP_POOLS} or {@link #QUICK_SWEEP_POOLS}. */
@@ -135,10 +96,10 @@ public final class Cafe {
         }
 
         /** How many waves the fixed pool serves: ⌈customers / workers⌉. */
-        public int waves() { return Cafe.waves(customers, workers); }
+        public int waves() { return PoolModel.waves(customers, workers); }
 
         /** The fixed pool's predicted time: ⌈customers / workers⌉ · brew. */
-        public Duration predictedPool() { return Cafe.predictedPool(customers, workers, brew); }
+        public Duration predictedPool() { return PoolModel.batchTime(customers, workers, brew); }
 
         /** {@code "10,000 customers × 1 s, 200 workers"}. */
         @Override
@@ -147,17 +108,6 @@ public final class Cafe {
         }
     }
 
-    /** ⌈customers / workers⌉: how many rounds a fixed pool of {@code workers} needs. */
-    public static int waves(int customers, int workers) {
-        requireCustomers(customers);
-        if (workers < 1) throw new IllegalArgumentException("workers must be at least 1, not " + workers);
-        return (customers + workers - 1) / workers;
-    }
-
-    /** The fixed pool's predicted elapsed time: ⌈customers / workers⌉ · brew (overheads left out). */
-    public static Duration predictedPool(int customers, int workers, Duration brew) {
-        return brew.multipliedBy(waves(customers, workers));
-    }
 
     /**
      * Serves {@code customers} customers, each brewing for {@code brew}, with a fixed pool of {@code workers}
@@ -218,7 +168,7 @@ public final class Cafe {
         for (int p : pools) {
             if (p < 1) throw new IllegalArgumentException("a pool needs at least 1 thread, not " + p);
             Limits.requirePlatformThreads(Math.min(p, customers));
-            total += predictedPool(customers, p, task).toMillis();
+            total += PoolModel.batchTime(customers, p, task).toMillis();
         }
         requireTotal("the sweep", Duration.ofMillis(total));
         List<SweepRow> rows = new ArrayList<>();
@@ -226,7 +176,7 @@ public final class Cafe {
         try (var progress = Progress.start(String.format("sweep: %d executors, %,d tasks each", pools.length + 1, customers),
                 pools.length + 1, completed::get)) {
             for (int p : pools) {
-                rows.add(row(pooled(customers, p, task), p, waves(customers, p), task));
+                rows.add(row(pooled(customers, p, task), p, PoolModel.waves(customers, p), task));
                 completed.incrementAndGet();
             }
             rows.add(row(virtual(customers, task), 0, 1, task));
@@ -411,7 +361,7 @@ public final class Cafe {
                                           String note) throws InterruptedException {
         RunResult r = pooled(customers, workers, brew);
         return new Reproduction(label(customers, brew, String.format("fixed pool of %,d", workers)), article, reported,
-                predictedPool(customers, workers, brew).toNanos() / 1e6, r.elapsedMillis(), "ms", note);
+                PoolModel.batchTime(customers, workers, brew).toNanos() / 1e6, r.elapsedMillis(), "ms", note);
     }
 
     private static Reproduction virtualRow(int customers, Duration brew, String article, String reported, String note)

@@ -3,6 +3,7 @@ package course.kit.experiments;
 import course.kit.Charts;
 import course.kit.Limits;
 import course.kit.Pool;
+import course.kit.PoolModel;
 import course.kit.Progress;
 import course.kit.Reproduction;
 import course.kit.Run;
@@ -39,18 +40,10 @@ import tech.tablesaw.api.Table;
  * </ul>
  *
  * <p><b>Tolerances.</b> A measured time can only exceed its prediction (a sleep never ends early, and no
- * worker runs two tasks at once), by at most {@link #slack}: a timer slack per wave of tasks, a start cost
+ * worker runs two tasks at once), by at most {@link PoolModel#slack}: a timer slack per wave of tasks, a start cost
  * per thread, and a fixed cost for the executor. Every check in the notebook uses that one bound.
  */
 public final class PoolMath {
-    /** How late one sleep may end on a busy 2-core machine (timer slack plus a wake-up): per wave of tasks. */
-    public static final Duration SLACK_PER_WAVE = Duration.ofMillis(4);
-    /** Start cost allowed per platform thread (measured 70–100 µs; five times that). */
-    public static final Duration SLACK_PER_PLATFORM_THREAD = Duration.ofNanos(500_000);
-    /** Start, wake-up and end cost allowed per virtual thread on 2 cores (measured 10–20 µs in the kernel). */
-    public static final Duration SLACK_PER_VIRTUAL_THREAD = Duration.ofNanos(30_000);
-    /** Creating and closing the executor, first-use class loading, one young GC pause. */
-    public static final Duration SLACK_FIXED = Duration.ofMillis(30);
     /** A measurement may start this much before its prediction: clock granularity, never a shorter sleep. */
     public static final Duration EARLY = Duration.ofMillis(1);
     /**
@@ -70,19 +63,6 @@ public final class PoolMath {
 
     // ------------------------------------------------------------------ predictions
 
-    /** How many waves N tasks make on a pool of P threads: {@code ceil(N / P)}; 0 for no tasks. */
-    public static int waves(int tasks, int poolSize) {
-        if (tasks < 0) throw new IllegalArgumentException("the number of tasks cannot be negative: " + tasks);
-        if (poolSize < 1) throw new IllegalArgumentException("a pool needs at least 1 thread, not " + poolSize);
-        return (int) ((tasks + (long) poolSize - 1) / poolSize);
-    }
-
-    /** N equal tasks of length t on a fixed pool of P threads: {@code ceil(N / P) · t}. */
-    public static Duration batchTime(int tasks, int poolSize, Duration taskTime) {
-        requireNonNegative("taskTime", taskTime);
-        return taskTime.multipliedBy(waves(tasks, poolSize));
-    }
-
     /** Little's law: L tasks in flight, each taking W, complete at λ = L / W tasks per second. */
     public static double littleThroughput(int concurrency, Duration latency) {
         if (concurrency < 0) throw new IllegalArgumentException("concurrency cannot be negative: " + concurrency);
@@ -93,21 +73,6 @@ public final class PoolMath {
         return concurrency / (latency.toNanos() / 1e9);
     }
 
-    /**
-     * How far past its prediction a measurement may land: {@code waves · SLACK_PER_WAVE + platform ·
-     * SLACK_PER_PLATFORM_THREAD + virtual · SLACK_PER_VIRTUAL_THREAD + SLACK_FIXED}.
-     *
-     * @param waves           tasks run one after another on the longest chain
-     * @param platformThreads platform threads the run starts
-     * @param virtualThreads  virtual threads the run starts
-     */
-    public static Duration slack(int waves, int platformThreads, int virtualThreads) {
-        if (waves < 0 || platformThreads < 0 || virtualThreads < 0) {
-            throw new IllegalArgumentException("counts cannot be negative: " + waves + ", " + platformThreads + ", " + virtualThreads);
-        }
-        return SLACK_PER_WAVE.multipliedBy(waves).plus(SLACK_PER_PLATFORM_THREAD.multipliedBy(platformThreads))
-                .plus(SLACK_PER_VIRTUAL_THREAD.multipliedBy(virtualThreads)).plus(SLACK_FIXED);
-    }
 
     /**
      * One task's place in a predicted FIFO schedule.
@@ -176,7 +141,7 @@ public final class PoolMath {
      * @param waves          ceil(N / P)
      * @param predictedMillis ceil(N / P) · t
      * @param measuredMillis the run's elapsed time, creating the pool to closing it
-     * @param slackMillis    {@link #slack} for this run
+     * @param slackMillis    {@link PoolModel#slack} for this run
      * @param tries          how many times it was run: 1, or more when a try landed outside the band
      */
     public record SweepPoint(int tasks, int poolSize, int waves, double predictedMillis, double measuredMillis,
@@ -202,7 +167,7 @@ public final class PoolMath {
         long totalNanos = 0;
         for (int p : poolSizes) {
             Limits.requirePlatformThreads(p);
-            for (int n : taskCounts) totalNanos += batchTime(n, p, taskTime).toNanos();
+            for (int n : taskCounts) totalNanos += PoolModel.batchTime(n, p, taskTime).toNanos();
         }
         if (poolSizes.length > 0 && taskCounts.length > 0) Limits.requireDuration("the sweep", Duration.ofNanos(totalNanos));
         var out = new ArrayList<SweepPoint>();
@@ -210,9 +175,9 @@ public final class PoolMath {
         try (var progress = Progress.start("sweep of " + poolSizes.length * taskCounts.length + " runs", poolSizes.length * taskCounts.length, done::get)) {
             for (int p : poolSizes) {
                 for (int n : taskCounts) {
-                    int w = waves(n, p);
-                    double predicted = batchTime(n, p, taskTime).toNanos() / 1e6;
-                    double allowed = slack(w, Math.min(n, p), 0).toNanos() / 1e6;
+                    int w = PoolModel.waves(n, p);
+                    double predicted = PoolModel.batchTime(n, p, taskTime).toNanos() / 1e6;
+                    double allowed = PoolModel.slack(w, Math.min(n, p), 0).toNanos() / 1e6;
                     SweepPoint pt = null;
                     for (int tries = 1; tries <= MAX_TRIES && (pt == null || !pt.within()); tries++) {
                         RunResult r = Run.tasks(String.format("N=%d on P=%d", n, p), Pool.fixed(p), n, course.kit.Tasks.sleep(taskTime));
@@ -319,7 +284,7 @@ public final class PoolMath {
             for (int p : poolSizes) {
                 int n = wavesPerPool * p;
                 double predicted = littleThroughput(p, latency);
-                double lowest = n / ((batchTime(n, p, latency).plus(slack(wavesPerPool, p, 0))).toNanos() / 1e9);
+                double lowest = n / ((PoolModel.batchTime(n, p, latency).plus(PoolModel.slack(wavesPerPool, p, 0))).toNanos() / 1e9);
                 LittlePoint pt = null;
                 for (int tries = 1; tries <= MAX_TRIES && (pt == null || !pt.within()); tries++) {
                     RunResult r = Run.tasks(Pool.fixed(p), n, course.kit.Tasks.sleep(latency));
@@ -330,7 +295,7 @@ public final class PoolMath {
             }
             for (int n : virtualCounts) {
                 double predicted = littleThroughput(n, latency);
-                double lowest = n / ((latency.plus(slack(1, 0, n))).toNanos() / 1e9);
+                double lowest = n / ((latency.plus(PoolModel.slack(1, 0, n))).toNanos() / 1e9);
                 LittlePoint pt = null;
                 for (int tries = 1; tries <= MAX_TRIES && (pt == null || !pt.within()); tries++) {
                     RunResult r = Run.tasks(Pool.virtual(), n, course.kit.Tasks.sleep(latency));
@@ -405,7 +370,7 @@ public final class PoolMath {
         if (!taskTimes.isEmpty()) Limits.requireDuration(label, predicted.isZero() ? Duration.ofNanos(1) : predicted);
         List<Duration> times = List.copyOf(taskTimes);
         // Late ends can change which worker takes a task, so allow the slack on every task (a chain of all N).
-        Duration slack = slack(times.size(), Math.min(workers, times.size()), 0);
+        Duration slack = PoolModel.slack(times.size(), Math.min(workers, times.size()), 0);
         MakespanRun m = null;
         for (int tries = 1; tries <= MAX_TRIES && (m == null || !m.within()); tries++) {
             RunResult run = Run.tasks(label, Pool.fixed(workers), times.size(), i -> Thread.sleep(times.get(i)));
@@ -454,10 +419,10 @@ public final class PoolMath {
     public record ThreeCalls(List<Duration> calls, RunResult sequential, RunResult parallel,
                              Duration predictedSequential, Duration predictedParallel, int tries) {
         /** The tolerance on the sequential run: one wave per call, one platform thread. */
-        public Duration sequentialSlack() { return slack(calls.size(), 1, 0); }
+        public Duration sequentialSlack() { return PoolModel.slack(calls.size(), 1, 0); }
 
         /** The tolerance on the parallel run: one wave, one virtual thread per call. */
-        public Duration parallelSlack() { return slack(1, 0, calls.size()); }
+        public Duration parallelSlack() { return PoolModel.slack(1, 0, calls.size()); }
 
         /** Whether both runs lie in their bands: [prediction − EARLY, prediction + slack]. */
         public boolean within() {

@@ -2,6 +2,7 @@ package course.kit.experiments;
 
 import course.kit.Charts;
 import course.kit.Limits;
+import course.kit.PoolModel;
 import course.kit.Probe;
 import course.kit.Progress;
 import course.kit.Reproduction;
@@ -552,7 +553,7 @@ public final class Throttling {
         Duration wait = hold.dividedBy(4);
         int cap = ARTICLE_002_POOL;
         Outcome raw = run("unthrottled", Plan.unthrottled(calls, cap, wait, hold));
-        Duration band = PoolMath.batchTime(calls, cap, hold).plus(PoolMath.slack(PoolMath.waves(calls, cap), 0, calls));
+        Duration band = PoolModel.batchTime(calls, cap, hold).plus(PoolModel.slack(PoolModel.waves(calls, cap), 0, calls));
         Outcome thr = run("semaphore of 50", Plan.throttled(calls, cap, wait, hold, cap), o -> o.elapsedNanos() <= band.toNanos());
         String note = String.format("%,d calls at once, each holding a connection %d ms; pool of %d, wait %d ms", calls,
                 hold.toMillis(), cap, wait.toMillis());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.Charts;
+import course.kit.PoolModel;
 import course.kit.RunResult;
 import course.kit.Scale;
 import java.time.Duration;
@@ -20,19 +21,19 @@ class CafeTest {
 
     @Test
     void wavesAreTheCeilingOfCustomersOverWorkers() {
-        assertEquals(50, Cafe.waves(10_000, 200));
-        assertEquals(100, Cafe.waves(10_000, 100));
-        assertEquals(1, Cafe.waves(10_000, 10_000));
-        assertEquals(1, Cafe.waves(1, 200));
-        assertEquals(0, Cafe.waves(0, 200));
-        assertEquals(51, Cafe.waves(10_001, 200), "one customer more adds a whole wave");
+        assertEquals(50, PoolModel.waves(10_000, 200));
+        assertEquals(100, PoolModel.waves(10_000, 100));
+        assertEquals(1, PoolModel.waves(10_000, 10_000));
+        assertEquals(1, PoolModel.waves(1, 200));
+        assertEquals(0, PoolModel.waves(0, 200));
+        assertEquals(51, PoolModel.waves(10_001, 200), "one customer more adds a whole wave");
     }
 
     @Test
     void thePoolsPredictionIsWavesTimesTheBrew() {
-        assertEquals(Duration.ofSeconds(50), Cafe.predictedPool(10_000, 200, Duration.ofSeconds(1)));
-        assertEquals(Duration.ofSeconds(100), Cafe.predictedPool(10_000, 100, Duration.ofSeconds(1)));
-        assertEquals(Duration.ofMillis(5_000), Cafe.predictedPool(10_000, 100, Duration.ofMillis(50)));
+        assertEquals(Duration.ofSeconds(50), PoolModel.batchTime(10_000, 200, Duration.ofSeconds(1)));
+        assertEquals(Duration.ofSeconds(100), PoolModel.batchTime(10_000, 100, Duration.ofSeconds(1)));
+        assertEquals(Duration.ofMillis(5_000), PoolModel.batchTime(10_000, 100, Duration.ofMillis(50)));
     }
 
     @Test
@@ -59,7 +60,7 @@ class CafeTest {
         assertEquals(Duration.ofMillis(200), Cafe.slackFor(10_000, 0), "50 ms + 10,000 × 15 µs");
         assertEquals(Duration.ofMillis(50 + 4 + 10_000), Cafe.slackFor(10_000, 10_000));
         assertEquals(Duration.ofMillis(50 + 4 + 10), Cafe.slackFor(10, 10_000), "only the threads a pool creates count");
-        assertThrows(IllegalArgumentException.class, () -> Cafe.slack(-1, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> PoolModel.slack(-1, 0, 0));
     }
 
     @Test

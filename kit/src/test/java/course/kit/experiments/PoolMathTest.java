@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.kit.PoolModel;
 import course.kit.Reproduction;
 import course.kit.Scale;
 import java.time.Duration;
@@ -18,20 +19,20 @@ class PoolMathTest {
 
     @Test
     void batchTimeIsCeilOfTasksOverPoolTimesTaskTime() {
-        assertEquals(ofSeconds(50), PoolMath.batchTime(10_000, 200, ofSeconds(1)));
-        assertEquals(ofSeconds(51), PoolMath.batchTime(10_001, 200, ofSeconds(1)));
-        assertEquals(ofSeconds(4), PoolMath.batchTime(10, 3, ofSeconds(1)));
-        assertEquals(Duration.ZERO, PoolMath.batchTime(0, 3, ofSeconds(1)));
-        assertEquals(3, PoolMath.waves(21, 10));
-        assertEquals(1, PoolMath.waves(Integer.MAX_VALUE, Integer.MAX_VALUE));
+        assertEquals(ofSeconds(50), PoolModel.batchTime(10_000, 200, ofSeconds(1)));
+        assertEquals(ofSeconds(51), PoolModel.batchTime(10_001, 200, ofSeconds(1)));
+        assertEquals(ofSeconds(4), PoolModel.batchTime(10, 3, ofSeconds(1)));
+        assertEquals(Duration.ZERO, PoolModel.batchTime(0, 3, ofSeconds(1)));
+        assertEquals(3, PoolModel.waves(21, 10));
+        assertEquals(1, PoolModel.waves(Integer.MAX_VALUE, Integer.MAX_VALUE));
     }
 
     @Test
     void rejectsImpossibleArguments() {
-        var e = assertThrows(IllegalArgumentException.class, () -> PoolMath.waves(5, 0));
+        var e = assertThrows(IllegalArgumentException.class, () -> PoolModel.waves(5, 0));
         assertTrue(e.getMessage().contains("at least 1 thread"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> PoolMath.waves(-1, 2));
-        assertThrows(IllegalArgumentException.class, () -> PoolMath.batchTime(1, 1, ofMillis(-1)));
+        assertThrows(IllegalArgumentException.class, () -> PoolModel.waves(-1, 2));
+        assertThrows(IllegalArgumentException.class, () -> PoolModel.batchTime(1, 1, ofMillis(-1)));
         assertThrows(IllegalArgumentException.class, () -> PoolMath.littleThroughput(1, Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> PoolMath.fifoSchedule(List.of(ofMillis(1)), 0));
         assertThrows(IllegalArgumentException.class, () -> PoolMath.threeCalls(List.of()));
@@ -104,9 +105,9 @@ class PoolMathTest {
 
     @Test
     void slackGrowsWithWavesAndThreads() {
-        assertEquals(PoolMath.SLACK_FIXED, PoolMath.slack(0, 0, 0));
-        assertTrue(PoolMath.slack(10, 0, 0).compareTo(PoolMath.slack(1, 0, 0)) > 0);
-        assertTrue(PoolMath.slack(1, 0, 10_000).compareTo(PoolMath.slack(1, 0, 0)) > 0);
+        assertEquals(PoolModel.SLACK_FIXED, PoolModel.slack(0, 0, 0));
+        assertTrue(PoolModel.slack(10, 0, 0).compareTo(PoolModel.slack(1, 0, 0)) > 0);
+        assertTrue(PoolModel.slack(1, 0, 10_000).compareTo(PoolModel.slack(1, 0, 0)) > 0);
     }
 
     @Test
