@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import glob
 import hashlib
+import json
 import os
 import re
 import secrets
@@ -294,6 +295,49 @@ def junit_xml_counts(path: Path) -> tuple[int, int, int]:
     return p, f, s
 
 
+def audit_notebook(path: Path, graded: dict | None) -> list[str]:
+    """What an executed notebook lacks of the course's standard, as sentences (empty when it has it all).
+
+    Notebook 00 needs the Java version, a chart and a table; 01–05 need two charts, a table and a ✔ check,
+    and their grade cell's score must be the one ``./course grade`` gives for the same exercise."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    pngs = tables = checks = 0
+    texts = []
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            pngs += "image/png" in data
+            html = "".join(data.get("text/html", "")) if isinstance(data.get("text/html"), list) else data.get("text/html", "")
+            tables += "<table" in html
+            text = "".join(out.get("text", "")) if isinstance(out.get("text"), list) else out.get("text", "")
+            texts.append(text)
+            checks += sum(1 for line in text.splitlines() if line.lstrip().startswith("\u2714"))
+    problems = []
+    is_welcome = path.name.startswith("00")
+    need_png = 1 if is_welcome else 2
+    if pngs < need_png:
+        problems.append(f"{pngs} image/png charts, at least {need_png} expected")
+    if tables < 1:
+        problems.append("no HTML <table> output")
+    if is_welcome:
+        m = re.search(r"Java (\d+)", "".join(texts))
+        if not m or int(m.group(1)) < MIN_JAVA:
+            problems.append(f"no printed Java version of {MIN_JAVA} or newer")
+    elif checks < 1:
+        problems.append("no \u2714 check of a measurement against a prediction")
+    m = re.search(r"^(\d\d-[a-z0-9-]+): (\d+)/(\d+) points", "".join(texts), re.M)
+    if not is_welcome:
+        if not m:
+            problems.append("its grade cell printed no score")
+        elif graded is not None:
+            ex, got, of = m.group(1), int(m.group(2)), int(m.group(3))
+            tests = [t for t in graded.get("tests", []) if str(t.get("name", "")).startswith(ex)]
+            want = (sum(t["score"] for t in tests), sum(t["max_score"] for t in tests))
+            if (got, of) != want:
+                problems.append(f"its grade cell gave {got}/{of} for {ex}, ./course grade gives {want[0]}/{want[1]}")
+    return problems
+
+
 def cmd_test(args) -> int:
     t_start = time.monotonic()
     jdk = find_jdk()
@@ -337,11 +381,26 @@ def cmd_test(args) -> int:
 
     # 4. Every notebook, headless, at the quick scale.
     nb_start = time.monotonic()
+    executed = []
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         say(f"notebook {nb.name} (quick) …")
         rc = run_notebook(nb, "quick")
         step(f"notebook {nb.name}", rc == 0)
+        if rc == 0:
+            executed.append(ROOT / "target" / "notebooks" / nb.name)
     say(f"notebooks took {time.monotonic() - nb_start:.0f} s")
+
+    # 4b. What every executed notebook must show, and its grade cell agreeing with ./course grade.
+    if executed:
+        stubs = ROOT / "target" / "grade-check.json"
+        r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--json", str(stubs)],
+                           stdout=subprocess.DEVNULL)
+        graded = json.loads(stubs.read_text()) if r.returncode == 0 and stubs.exists() else None
+        for nb in executed:
+            problems = audit_notebook(nb, graded)
+            for pr in problems:
+                print(f"✘ {nb.name}: {pr}", file=sys.stderr, flush=True)
+            step(f"audit {nb.name}", not problems)
 
     # 5. A real browser against ./course lab.
     if (ROOT / "e2e" / "pom.xml").exists():
@@ -373,7 +432,7 @@ def java_main(module: str, artifact: str, main_class: str, argv: list[str]) -> i
 
 def cmd_reproduce(args, rest: list[str]) -> int:
     return java_main("kit", "course-kit", "course.kit.cli.Reproduce",
-                     ["--scale", args.scale, "--out", str(ROOT / "target"), *rest])
+                     ["--scale", args.scale, "--out", str(Path(args.out).resolve()), *rest])
 
 
 def cmd_grade(rest: list[str]) -> int:
@@ -399,6 +458,7 @@ def main(argv: list[str]) -> int:
     sub.add_parser("test", help="the whole test suite: mvn verify, grader, kernel tests, notebooks (quick)")
     s = sub.add_parser("reproduce", help="run every article experiment; writes target/reproduction.{md,csv}")
     s.add_argument("--scale", choices=["quick", "full"], default=os.environ.get("COURSE_SCALE", "full"))
+    s.add_argument("--out", default=str(ROOT / "target"), help="folder for reproduction.md and .csv (default: target/)")
     sub.add_parser("grade", help="grade the exercises (./course grade --help for options)")
     args, rest = p.parse_known_args(argv)
     if args.cmd == "reproduce":
