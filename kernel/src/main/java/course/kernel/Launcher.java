@@ -72,11 +72,26 @@ public final class Launcher {
                 .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis()).orElse(-1L);
     }
 
+    /**
+     * rapaio's logging setup (one line per message on the kernel's stderr, which Jupyter's server log shows),
+     * at the level of the environment variable {@code COURSE_KERNEL_LOG} ({@code INFO}, {@code FINE}…);
+     * {@code WARNING} by default, so that a headless notebook run prints only what went wrong.
+     */
     private static void configureLogging() throws Exception {
         try (InputStream in = MainApp.class.getClassLoader().getResourceAsStream("logging.properties")) {
             if (in != null) {
                 LogManager.getLogManager().readConfiguration(in);
             }
         }
+        String wanted = System.getenv().getOrDefault("COURSE_KERNEL_LOG", "WARNING");
+        java.util.logging.Level level;
+        try {
+            level = java.util.logging.Level.parse(wanted.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            level = java.util.logging.Level.WARNING;
+        }
+        Logger root = Logger.getLogger("");
+        root.setLevel(level);
+        for (var handler : root.getHandlers()) handler.setLevel(level);
     }
 }
