@@ -2,8 +2,13 @@ package course.grader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.github.difflib.patch.PatchFailedException;
+import com.github.difflib.unifieddiff.UnifiedDiff;
+import com.github.difflib.unifieddiff.UnifiedDiffFile;
+import com.github.difflib.unifieddiff.UnifiedDiffReader;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -23,8 +28,9 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every plausible wrong solution committed under {@code mutants/NN-name/MUTANT/} scores below full marks,
- * while the reference solution it was made from scores full marks.
+ * Every plausible wrong solution scores below full marks. A mutant is committed as a unified diff against
+ * the reference solution ({@code mutants/NN-name/MUTANT.diff}), so that the one mistake it makes reads at a
+ * glance; the test applies it to a copy of the solution and grades that copy.
  */
 class MutantsTest {
     @TempDir
@@ -34,17 +40,38 @@ class MutantsTest {
         return Path.of(MutantsTest.class.getResource("/mutants").toURI());
     }
 
-    /** Mutant name → its folder, per exercise. */
+    /** The mutants' diffs, per exercise. */
     private static Map<String, List<Path>> mutants() throws IOException, URISyntaxException {
         Map<String, List<Path>> all = new TreeMap<>();
         try (Stream<Path> exercises = Files.list(mutantsDir())) {
             for (Path ex : exercises.sorted().toList()) {
                 try (Stream<Path> ms = Files.list(ex)) {
-                    all.put(ex.getFileName().toString(), ms.sorted().toList());
+                    all.put(ex.getFileName().toString(), ms.filter(m -> m.toString().endsWith(".diff")).sorted().toList());
                 }
             }
         }
         return all;
+    }
+
+    private static String mutantName(Path diff) {
+        String f = diff.getFileName().toString();
+        return f.substring(0, f.length() - ".diff".length());
+    }
+
+    /** Applies a mutant's unified diff to the solution's sources in {@code sources}. */
+    private static void applyMutant(Path diff, Path sources) throws IOException, PatchFailedException {
+        UnifiedDiff unified;
+        try (var in = Files.newInputStream(diff)) {
+            unified = UnifiedDiffReader.parseUnifiedDiff(in);
+        }
+        assertFalse(unified.getFiles().isEmpty(), diff + " changes no file");
+        for (UnifiedDiffFile file : unified.getFiles()) {
+            Path target = Courses.find(sources, Path.of(file.getToFile()).getFileName().toString());
+            List<String> original = Files.readAllLines(target);
+            List<String> patched = file.getPatch().applyTo(original);
+            assertNotEquals(original, patched, diff + " leaves " + target.getFileName() + " as it is");
+            Files.write(target, patched);
+        }
     }
 
     @Test
@@ -63,23 +90,19 @@ class MutantsTest {
         for (Map.Entry<String, List<Path>> e : mutants().entrySet()) {
             String exercise = e.getKey();
             for (Path mutant : e.getValue()) {
-                Path sources = work.resolve(exercise).resolve(mutant.getFileName().toString());
+                String name = mutantName(mutant);
+                Path sources = work.resolve(exercise).resolve(name);
                 Courses.copyTree(Courses.solution(exercise), sources);
-                try (Stream<Path> files = Files.list(mutant)) {
-                    for (Path f : files.toList()) {
-                        Files.copy(f, Courses.find(sources, f.getFileName().toString()),
-                                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                    }
-                }
+                applyMutant(mutant, sources);
                 Future<ExerciseResult> graded = pool.submit(() -> grader.grade(exercise, sources, null));
-                tests.add(DynamicTest.dynamicTest(exercise + "/" + mutant.getFileName(), () -> {
+                tests.add(DynamicTest.dynamicTest(exercise + "/" + name, () -> {
                     ExerciseResult r = graded.get();
                     assertTrue(r.problems().isEmpty(), "the mutant should compile and run: " + r.problems());
                     assertTrue(r.maxScore() > 0, "no tests were graded");
                     String caughtBy = r.tests().stream().filter(t -> !t.passed())
                             .map(t -> t.name() + " [" + t.message().lines().findFirst().orElse("") + "]")
                             .collect(Collectors.joining("\n  "));
-                    System.out.printf("%s/%s: %d/%d%n  %s%n", exercise, mutant.getFileName(), r.score(),
+                    System.out.printf("%s/%s: %d/%d%n  %s%n", exercise, name, r.score(),
                             r.maxScore(), caughtBy);
                     assertTrue(r.score() < r.maxScore(), "the mutant scored full marks: " + r.score() + "/"
                             + r.maxScore());
