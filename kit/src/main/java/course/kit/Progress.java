@@ -12,7 +12,7 @@ import java.util.function.IntSupplier;
  */
 public final class Progress implements AutoCloseable {
     /** How long a run goes before its progress line appears. */
-    public static final Duration SHOW_AFTER = Duration.ofMillis(1500);
+    public static final Duration SHOW_AFTER = Duration.ofMillis(750);
     private static final long REFRESH_MILLIS = 250;
 
     private final String label;
