@@ -57,6 +57,22 @@ public final class Measure {
     }
 
     /** The median of {@code values} (the mean of the middle two for an even count). */
+    public static double median(double[] values) {
+        if (values.length == 0) throw new IllegalArgumentException("no values");
+        double[] v = values.clone();
+        Arrays.sort(v);
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+    }
+
+    /** Time every garbage collector of this JVM has spent collecting so far, in milliseconds. */
+    public static long gcMillis() {
+        long sum = 0;
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) sum += Math.max(0, gc.getCollectionTime());
+        return sum;
+    }
+
+    /** The median of {@code values} (the mean of the middle two for an even count). */
     public static double median(long[] values) {
         if (values.length == 0) throw new IllegalArgumentException("no values");
         long[] v = values.clone();

@@ -35,6 +35,23 @@ class MeasureTest {
     }
 
     @Test
+    void medianOfDoubles() {
+        double[] v = {2.5, 0.5, 1.5, 9.0};
+        assertEquals(2.0, Measure.median(v));
+        assertArrayEquals(new double[] {2.5, 0.5, 1.5, 9.0}, v, "the input is left alone");
+        assertEquals(1.5, Measure.median(new double[] {1.5}));
+        assertThrows(IllegalArgumentException.class, () -> Measure.median(new double[0]));
+    }
+
+    @Test
+    void gcTimeNeverGoesBack() {
+        long before = Measure.gcMillis();
+        assertTrue(before >= 0);
+        System.gc();
+        assertTrue(Measure.gcMillis() >= before);
+    }
+
+    @Test
     void repeatRunsWarmupsThenTimedReps() throws Exception {
         var calls = new AtomicInteger();
         Measure.Measurement m = Measure.repeat("count", 2, 5, 7, calls::incrementAndGet);

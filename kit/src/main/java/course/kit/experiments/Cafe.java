@@ -2,6 +2,7 @@ package course.kit.experiments;
 
 import course.kit.ChildJvm;
 import course.kit.Limits;
+import course.kit.Measure;
 import course.kit.Pool;
 import course.kit.PoolModel;
 import course.kit.Progress;
@@ -214,10 +215,10 @@ public final class Cafe {
         public double[] warm() { return Arrays.copyOfRange(millis, 1 + warmups, millis.length); }
 
         /** The median of the warm rounds, in ms. */
-        public double warmMedian() { return median(warm()); }
+        public double warmMedian() { return Measure.median(warm()); }
 
         /** The median time to start every task over the warm rounds, in ms. */
-        public double warmStartMedian() { return median(Arrays.copyOfRange(lastStartMs, 1 + warmups, millis.length)); }
+        public double warmStartMedian() { return Measure.median(Arrays.copyOfRange(lastStartMs, 1 + warmups, millis.length)); }
 
         /** The JIT compilation time of the warm rounds, summed, in ms. */
         public double warmJitMs() { return Arrays.stream(jitMs, 1 + warmups, millis.length).sum(); }
@@ -250,12 +251,12 @@ public final class Cafe {
         try (var progress = Progress.start("café rounds in the " + where, n, completed::get)) {
             for (int i = 0; i < n; i++) {
                 System.gc();
-                long j0 = compiler.getTotalCompilationTime(), g0 = gcMillis();
+                long j0 = compiler.getTotalCompilationTime(), g0 = Measure.gcMillis();
                 RunResult r = virtual(customers, brew);
                 ms[i] = r.elapsedMillis();
                 starts[i] = r.lastStartNanos() / 1e6;
                 jit[i] = compiler.getTotalCompilationTime() - j0;
-                gc[i] = gcMillis() - g0;
+                gc[i] = Measure.gcMillis() - g0;
                 completed.incrementAndGet();
             }
         }
@@ -393,19 +394,5 @@ public final class Cafe {
 
     private static void requireCustomers(int customers) {
         if (customers < 0) throw new IllegalArgumentException("the number of customers cannot be negative: " + customers);
-    }
-
-    private static long gcMillis() {
-        long sum = 0;
-        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) sum += Math.max(0, gc.getCollectionTime());
-        return sum;
-    }
-
-    private static double median(double[] v) {
-        if (v.length == 0) throw new IllegalArgumentException("no values");
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
     }
 }

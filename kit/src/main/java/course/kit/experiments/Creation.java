@@ -8,7 +8,6 @@ import course.kit.Progress;
 import course.kit.Reproduction;
 import course.kit.Scale;
 import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -515,7 +514,7 @@ public final class Creation {
         // no inherited thread-locals to copy into each thread: the kernel's thread may carry some
         Thread.Builder builder = Thread.ofVirtual().inheritInheritableThreadLocals(false);
         String label = String.format("round %d: %,d virtual threads × sleep %,d ms", round, count, sleep.toMillis());
-        long gc0 = gcMillis(), cpu0 = Measure.processCpuNanos();
+        long gc0 = Measure.gcMillis(), cpu0 = Measure.processCpuNanos();
         int started = 0;
         try (var progress = show ? Progress.start(label, count, () -> (int) (count - finished.getCount())) : null) {
             long t0 = System.nanoTime();
@@ -532,7 +531,7 @@ public final class Creation {
                 long t2 = System.nanoTime();
                 return new Round(round, count, sleep.toNanos() / 1e9, (t1 - t0) / 1e9, (lastAsleep.get() - t0) / 1e9,
                         (lastAwake.get() - t0) / 1e9, (t2 - t0) / 1e9,
-                        (Measure.processCpuNanos() - cpu0) / 1e9, (gcMillis() - gc0) / 1e3, heap >> 20,
+                        (Measure.processCpuNanos() - cpu0) / 1e9, (Measure.gcMillis() - gc0) / 1e3, heap >> 20,
                         rss < 0 ? -1 : rss >> 20, completed.get());
             } catch (InterruptedException e) {
                 for (int i = 0; i < started; i++) threads[i].interrupt();
@@ -544,12 +543,6 @@ public final class Creation {
         }
     }
 
-    /** Sum of every collector's reported collection time, in ms. */
-    static long gcMillis() {
-        long sum = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) sum += Math.max(0, gc.getCollectionTime());
-        return sum;
-    }
 
     /** The process's resident set size from /proc/self/status, in bytes; -1 where there is no /proc. */
     static long rssBytes() {

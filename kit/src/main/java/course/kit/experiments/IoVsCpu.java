@@ -747,11 +747,8 @@ public final class IoVsCpu {
         return s[Math.max(0, Math.min(s.length - 1, i))];
     }
 
+    /** {@link Measure#median(double[])}, or NaN for no values (an empty scenario has no median). */
     static double median(double[] v) {
-        if (v.length == 0) return Double.NaN;
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        return v.length == 0 ? Double.NaN : Measure.median(v);
     }
 }
