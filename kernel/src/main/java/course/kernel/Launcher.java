@@ -51,6 +51,11 @@ public final class Launcher {
         if (!StopAgent.isInstalled()) {
             LOG.warning("started without -javaagent:course-kernel.jar: CPU loops in cells cannot be interrupted");
         }
+        try {
+            ExerciseMagic.install();
+        } catch (RuntimeException e) {
+            LOG.warning("%exercise is not available: " + e.getMessage());
+        }
         KernelServer s = new KernelServer(props);
         server = s;
         s.start();

@@ -7,6 +7,13 @@ import java.util.Locale;
  * within the stated tolerance of the prediction and {@code ✘} when it is not, and then throws
  * {@link Failed} so that the notebook run fails where the claim fails.
  *
+ * <p><b>Two kinds of check.</b> A <em>logic</em> check ({@link #equal}, {@link #that}, {@link #atLeast} …) is
+ * about counts, peaks, permits and ordering: no machine can excuse a miss, so it always stops the notebook.
+ * A <em>timing</em> check ({@link #timing}) is about elapsed time, which other programs on the same cores can
+ * stretch: it runs the experiment again on a miss, and if every try missed while the machine was busy it ends
+ * with a {@code ⚠} line that gives the evidence instead of stopping. On a quiet machine a miss is still a
+ * {@code ✘}; a measurement <em>below</em> the band is never excused, since a busy machine only adds time.
+ *
  * <pre>{@code
  * Check.near("fixed pool of 200, elapsed", measured, 50.0, 0.02, "s");
  * // ✔ fixed pool of 200, elapsed: measured 50.04 s, predicted 50.00 s ± 2.0% (49.00 … 51.00)
@@ -24,6 +31,84 @@ public final class Check {
     public static final String PASS = "\u2714";
     /** Marks a check that failed. */
     public static final String FAIL = "\u2718";
+    /** Marks a timing check that missed while other programs were using the cores. */
+    public static final String WARN = "\u26A0";
+    /** How many times {@link #timing} runs an experiment before it judges a miss. */
+    public static final int TIMING_TRIES = 3;
+
+    /** The experiment a timing check runs (again, on a miss). */
+    @FunctionalInterface
+    public interface Attempt<T> {
+        /** Runs the experiment once. @throws Exception whatever it throws */
+        T run() throws Exception;
+    }
+
+    /** What to read off an experiment's result, in the band's unit. */
+    @FunctionalInterface
+    public interface Reading<T> {
+        /** The measured figure. */
+        double of(T result);
+    }
+
+    /**
+     * A timing check: runs {@code attempt}, reads its figure and checks it against {@code band}. On a miss it
+     * runs the experiment again, up to {@link #TIMING_TRIES} times in all, and returns the result of the first
+     * try that landed in the band. If every try missed:
+     * <ul>
+     *   <li>a figure below the band, or a miss on a quiet machine, prints {@code ✘} and throws {@link Failed};</li>
+     *   <li>misses above the band while other programs kept the cores busy in every try print a {@code ⚠} line
+     *       with the figures, the band and the load evidence, and return the last result.</li>
+     * </ul>
+     *
+     * @return the result of the try that passed, or of the last try
+     */
+    public static <T> T timing(String what, Band band, Attempt<T> attempt, Reading<T> reading) throws Exception {
+        return timing(what, band, attempt, reading, Machine.system());
+    }
+
+    /** {@link #timing(String, Band, Attempt, Reading)} with the given load meter (tests use a fixed one). */
+    public static <T> T timing(String what, Band band, Attempt<T> attempt, Reading<T> reading, Machine.Meter meter)
+            throws Exception {
+        java.util.Objects.requireNonNull(band, "band");
+        var figures = new java.util.ArrayList<Double>();
+        var loads = new java.util.ArrayList<Machine.Load>();
+        T result = null;
+        for (int i = 1; i <= TIMING_TRIES; i++) {
+            var window = meter.begin();
+            result = attempt.run();
+            var load = window.end();
+            double m = reading.of(result);
+            figures.add(m);
+            loads.add(load);
+            if (band.contains(m)) {
+                String tries = i == 1 ? "" : String.format(Locale.ROOT, " [try %d of %d; earlier %s; %s]", i,
+                        TIMING_TRIES, joinFigures(figures.subList(0, i - 1), band.unit()), loads.get(i - 2).evidence());
+                report(what, true, band.describe(m) + tries);
+                return result;
+            }
+            if (m < band.lo()) break; // nothing on a machine makes a run faster than its prediction allows
+        }
+        double last = figures.getLast();
+        boolean allBusy = loads.stream().allMatch(Machine.Load::busy);
+        String seen = figures.size() == 1 ? "" : String.format(Locale.ROOT, " [%d tries: %s]", figures.size(),
+                joinFigures(figures, band.unit()));
+        if (last >= band.lo() && allBusy) {
+            String line = WARN + " " + what + ": " + band.describe(last) + seen + "; the machine was busy: "
+                    + loads.stream().map(Machine.Load::evidence).distinct().reduce((a, b) -> a + "; " + b).orElse("")
+                    + ". Run the cell again on a quiet machine to judge the prediction.";
+            System.out.println(line);
+            return result;
+        }
+        String quiet = last < band.lo() ? "; below the band, which no load can cause"
+                : "; the machine was quiet: " + loads.stream().filter(l -> !l.busy()).findFirst()
+                        .map(Machine.Load::evidence).orElse(loads.getLast().evidence());
+        report(what, false, band.describe(last) + seen + quiet);
+        return result; // not reached: report throws
+    }
+
+    private static String joinFigures(java.util.List<Double> figures, String unit) {
+        return figures.stream().map(f -> fmt(f, unit)).reduce((a, b) -> a + ", " + b).orElse("");
+    }
 
     private Check() {}
 

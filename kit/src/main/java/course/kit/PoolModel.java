@@ -11,18 +11,19 @@ import java.util.Objects;
  * sleep never ends early.
  *
  * <p><b>Slack.</b> It can only be longer, by the overheads that ⌈N/P⌉·t leaves out. {@link #slack} bounds
- * them from above with four allowances, each measured on a 2-core machine and then given room for a busy one:
+ * them from above with four {@link Allowances}:
  * <ul>
- *   <li>{@link #SLACK_FIXED}: creating, submitting to and closing the executor, first-use class loading, one
- *       young GC pause (submitting 10,000 tasks to a queue alone costs 10–30 ms);</li>
- *   <li>{@link #SLACK_PER_WAVE}: a sleep overshoots (Linux's timer slack is 50 µs), and the wave's threads must
- *       wake, take their next task and sleep again; well under 1 ms when the machine is quiet;</li>
- *   <li>{@link #SLACK_PER_PLATFORM_THREAD}: clone(), the 1 MB stack reservation, start and exit. One at a time
- *       about 0.1 ms (notebook 01); a pool of 10,000 spent 3.3 s creating and retiring its threads on a quiet
- *       machine and 7.5–8.5 s on a busy one, 0.3–0.8 ms each;</li>
- *   <li>{@link #SLACK_PER_VIRTUAL_THREAD}: create, start, park, unpark and finish; under 5 µs once compiled
- *       (notebook 01), 10–20 µs cold in the kernel.</li>
+ *   <li>{@code fixed}: creating, submitting to and closing the executor, first-use class loading, one young GC
+ *       pause (submitting 10,000 tasks to a queue alone costs 10–30 ms): 50 ms;</li>
+ *   <li>{@code perWave}: a sleep overshoots (Linux's timer slack is 50 µs), and the wave's threads must wake,
+ *       take their next task and sleep again: 4 ms;</li>
+ *   <li>{@code perPlatformThread}: {@value #PLATFORM_FACTOR} × this machine's {@link Calibration} of one platform
+ *       thread (created and retired with hundreds alive). A pool of thousands pays more per thread than the
+ *       calibration's batch of 500: 1–3.5× on the 2-core machines the course was tried on;</li>
+ *   <li>{@code perVirtualThread}: {@value #VIRTUAL_FACTOR} × this machine's calibration of one virtual thread, which
+ *       is measured warm; the first virtual-thread run of a JVM runs interpreted code, 3–8× slower.</li>
  * </ul>
+ * The appendix notebook (90) derives each allowance and shows their spread on a quiet and a busy machine.
  */
 public final class PoolModel {
     /** Creating, submitting to and closing the executor, class loading, one young GC pause. */
@@ -34,7 +35,47 @@ public final class PoolModel {
     /** Creating, starting, parking, waking and ending one virtual thread, cold code included. */
     public static final Duration SLACK_PER_VIRTUAL_THREAD = Duration.ofNanos(15_000);
 
+    /** The per-platform-thread allowance, in multiples of this machine's calibrated cost. */
+    public static final int PLATFORM_FACTOR = 4;
+    /** The per-virtual-thread allowance, in multiples of this machine's calibrated (warm) cost. */
+    public static final int VIRTUAL_FACTOR = 8;
+
     private PoolModel() {}
+
+    /**
+     * The four allowances behind {@link #slack}.
+     *
+     * @param fixed             once per run
+     * @param perWave           once per wave on the longest chain
+     * @param perPlatformThread once per platform thread the run creates
+     * @param perVirtualThread  once per virtual thread the run creates
+     */
+    public record Allowances(Duration fixed, Duration perWave, Duration perPlatformThread, Duration perVirtualThread) {
+        /** The constants the course used before it calibrated: a quiet or busy 2-core VM. */
+        public static final Allowances TWO_CORE_VM = new Allowances(SLACK_FIXED, SLACK_PER_WAVE,
+                SLACK_PER_PLATFORM_THREAD, SLACK_PER_VIRTUAL_THREAD);
+
+        /** Allowances grown from a calibration: the per-thread ones are multiples of its measured costs. */
+        public static Allowances from(Calibration c) {
+            return new Allowances(SLACK_FIXED, SLACK_PER_WAVE, c.platformThread().multipliedBy(PLATFORM_FACTOR),
+                    c.virtualThread().multipliedBy(VIRTUAL_FACTOR));
+        }
+
+        /** This machine's allowances ({@link Calibration#here()}). */
+        public static Allowances here() {
+            return from(Calibration.here());
+        }
+
+        /** {@code fixed + waves·perWave + platformThreads·perPlatformThread + virtualThreads·perVirtualThread}. */
+        public Duration slack(int waves, int platformThreads, int virtualThreads) {
+            if (waves < 0 || platformThreads < 0 || virtualThreads < 0) {
+                throw new IllegalArgumentException("waves and thread counts cannot be negative: " + waves + ", "
+                        + platformThreads + ", " + virtualThreads);
+            }
+            return fixed.plus(perWave.multipliedBy(waves)).plus(perPlatformThread.multipliedBy(platformThreads))
+                    .plus(perVirtualThread.multipliedBy(virtualThreads));
+        }
+    }
 
     /** ⌈tasks / poolSize⌉: how many waves the tasks make on a pool of {@code poolSize} threads; 0 for no tasks. */
     public static int waves(int tasks, int poolSize) {
@@ -51,26 +92,52 @@ public final class PoolModel {
     }
 
     /**
-     * How far past its prediction a measurement may land: {@code SLACK_FIXED + waves · SLACK_PER_WAVE +
-     * platformThreads · SLACK_PER_PLATFORM_THREAD + virtualThreads · SLACK_PER_VIRTUAL_THREAD}.
+     * How far past its prediction a measurement may land on this machine: {@link Allowances#slack} with
+     * {@link Allowances#here()} (the first call calibrates, about a second).
      *
      * @param waves           tasks run one after another on the longest chain
      * @param platformThreads platform threads the run creates
      * @param virtualThreads  virtual threads the run creates
      */
     public static Duration slack(int waves, int platformThreads, int virtualThreads) {
-        if (waves < 0 || platformThreads < 0 || virtualThreads < 0) {
-            throw new IllegalArgumentException("waves and thread counts cannot be negative: " + waves + ", "
-                    + platformThreads + ", " + virtualThreads);
-        }
-        return SLACK_FIXED.plus(SLACK_PER_WAVE.multipliedBy(waves))
-                .plus(SLACK_PER_PLATFORM_THREAD.multipliedBy(platformThreads))
-                .plus(SLACK_PER_VIRTUAL_THREAD.multipliedBy(virtualThreads));
+        return Allowances.here().slack(waves, platformThreads, virtualThreads);
     }
 
     /** {@link #slack} for {@code tasks} equal tasks on a fixed pool of {@code poolSize}, or one virtual thread each when 0. */
     public static Duration slackFor(int tasks, int poolSize) {
-        return poolSize == 0 ? slack(0, 0, tasks) // the single wave's wake-ups are in the per-thread allowance
-                : slack(waves(tasks, poolSize), Math.min(poolSize, tasks), 0);
+        return slackFor(tasks, poolSize, Allowances.here());
+    }
+
+    /** {@link #slackFor(int, int)} with the given allowances. */
+    public static Duration slackFor(int tasks, int poolSize, Allowances allowances) {
+        return poolSize == 0 ? allowances.slack(0, 0, tasks) // the single wave's wake-ups are in the per-thread allowance
+                : allowances.slack(waves(tasks, poolSize), Math.min(poolSize, tasks), 0);
+    }
+
+    /**
+     * The band a timing check accepts for {@code tasks} equal tasks of {@code taskTime} on a fixed pool of
+     * {@code poolSize} threads, or one virtual thread each when {@code poolSize} is 0: from ⌈N/P⌉·t up to that
+     * plus {@link #slackFor}, in milliseconds.
+     */
+    public static Band band(int tasks, int poolSize, Duration taskTime) {
+        int waves = poolSize == 0 ? (tasks == 0 ? 0 : 1) : waves(tasks, poolSize);
+        double lo = taskTime.multipliedBy(waves).toNanos() / 1e6;
+        double slack = slackFor(tasks, poolSize).toNanos() / 1e6;
+        String why = String.format(java.util.Locale.ROOT, "%d wave%s × %s, + up to %,.0f ms for %s", waves,
+                waves == 1 ? "" : "s", pretty(taskTime), slack,
+                poolSize == 0 ? String.format(java.util.Locale.ROOT, "starting %,d virtual threads", tasks)
+                        : String.format(java.util.Locale.ROOT, "%,d platform threads and the waves' wake-ups",
+                                Math.min(poolSize, tasks)));
+        return new Band(lo, lo + slack, "ms", why);
+    }
+
+    /** A duration as a person writes it: "1 s", "50 ms", "250 µs". */
+    public static String pretty(Duration d) {
+        long n = d.toNanos();
+        if (n % 1_000_000_000L == 0) return (n / 1_000_000_000L) + " s";
+        if (n % 1_000_000L == 0) return (n / 1_000_000L) + " ms";
+        if (n >= 1_000_000L) return String.format(java.util.Locale.ROOT, "%.1f ms", n / 1e6);
+        if (n % 1_000L == 0) return (n / 1_000L) + " µs";
+        return n + " ns";
     }
 }

@@ -2,12 +2,9 @@ package course.kit;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs N tasks on an executor and records, per task, when it started and ended and on which thread.
@@ -35,25 +32,20 @@ public final class Run {
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(task, "task");
         pool.validate(count);
-        var rec = new Recorder(count);
-        long t0 = System.nanoTime();
-        rec.t0 = t0;
-        boolean interrupted;
-        try (var progress = Progress.start(name, count, rec.done::get)) {
-            interrupted = submitAndClose(pool.factory().get(), executor -> {
-                for (int i = 0; i < count; i++) {
-                    if ((i & 1023) == 0 && Thread.currentThread().isInterrupted()) throw new InterruptedException();
-                    final int index = i;
-                    executor.execute(() -> rec.run(index, task));
-                }
-            });
-        }
-        long elapsed = System.nanoTime() - t0;
+        var rec = Recorder.start(name, pool.name(), count);
+        boolean interrupted = submitAndClose(pool.factory().get(), executor -> {
+            for (int i = 0; i < count; i++) {
+                if ((i & 1023) == 0 && Thread.currentThread().isInterrupted()) throw new InterruptedException();
+                final int index = i;
+                executor.execute(() -> rec.run(index, task));
+            }
+        });
+        var result = rec.stop();
         if (interrupted) {
             throw new InterruptedException(String.format("%s interrupted after %,d of %,d tasks; its executor was shut down",
-                    name, rec.done.get(), count));
+                    name, rec.done(), count));
         }
-        return rec.result(name, pool.name(), elapsed);
+        return result;
     }
 
     /** Submits work to an executor; may stop early by throwing {@link InterruptedException}. */
@@ -97,11 +89,9 @@ public final class Run {
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(task, "task");
         if (count < 0) throw new IllegalArgumentException("the number of tasks cannot be negative: " + count);
-        var rec = new Recorder(count);
-        long t0 = System.nanoTime();
-        rec.t0 = t0;
+        var rec = Recorder.start(name, executor.getClass().getSimpleName(), count);
         List<Future<?>> futures = new ArrayList<>(count);
-        try (var progress = Progress.start(name, count, rec.done::get)) {
+        try {
             for (int i = 0; i < count; i++) {
                 final int index = i;
                 futures.add(executor.submit(() -> rec.run(index, task)));
@@ -115,52 +105,9 @@ public final class Run {
             }
         } catch (InterruptedException e) {
             futures.forEach(f -> f.cancel(true));
+            rec.stop();
             throw e;
         }
-        return rec.result(name, executor.getClass().getSimpleName(), System.nanoTime() - t0);
-    }
-
-    /** Per-task records, written by the tasks themselves. */
-    private static final class Recorder {
-        final long[] starts, ends, threads;
-        final boolean[] virtual;
-        volatile String[] failures;
-        final Map<Long, String> names = new ConcurrentHashMap<>();
-        final AtomicInteger done = new AtomicInteger();
-        long t0;
-
-        Recorder(int count) {
-            starts = new long[count];
-            ends = new long[count];
-            threads = new long[count];
-            virtual = new boolean[count];
-            java.util.Arrays.fill(starts, -1);
-            java.util.Arrays.fill(ends, -1);
-        }
-
-        void run(int index, Task task) {
-            Thread me = Thread.currentThread();
-            starts[index] = System.nanoTime() - t0;
-            threads[index] = me.threadId();
-            virtual[index] = me.isVirtual();
-            if (!me.isVirtual()) names.putIfAbsent(me.threadId(), me.getName());
-            try {
-                task.run(index);
-            } catch (Throwable t) {
-                synchronized (this) {
-                    if (failures == null) failures = new String[starts.length];
-                    failures[index] = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-                }
-                if (t instanceof InterruptedException) me.interrupt();
-            } finally {
-                ends[index] = System.nanoTime() - t0;
-                done.incrementAndGet();
-            }
-        }
-
-        RunResult result(String name, String pool, long elapsed) {
-            // the executor's close() (or every future's get()) happens-after each task's writes
-            return new RunResult(name, pool, elapsed, starts, ends, threads, virtual, failures, Map.copyOf(names));
-        }
+        return rec.stop();
     }
 }

@@ -56,10 +56,16 @@ class CafeTest {
 
     @Test
     void theSlackCountsWavesAndThreads() {
-        assertEquals(Duration.ofMillis(450), Cafe.slackFor(10_000, 200), "50 + 50 × 4 + 200 × 1 ms");
-        assertEquals(Duration.ofMillis(200), Cafe.slackFor(10_000, 0), "50 ms + 10,000 × 15 µs");
-        assertEquals(Duration.ofMillis(50 + 4 + 10_000), Cafe.slackFor(10_000, 10_000));
-        assertEquals(Duration.ofMillis(50 + 4 + 10), Cafe.slackFor(10, 10_000), "only the threads a pool creates count");
+        var vm = PoolModel.Allowances.TWO_CORE_VM;
+        assertEquals(Duration.ofMillis(450), PoolModel.slackFor(10_000, 200, vm), "50 + 50 × 4 + 200 × 1 ms");
+        assertEquals(Duration.ofMillis(200), PoolModel.slackFor(10_000, 0, vm), "50 ms + 10,000 × 15 µs");
+        assertEquals(Duration.ofMillis(50 + 4 + 10_000), PoolModel.slackFor(10_000, 10_000, vm));
+        assertEquals(Duration.ofMillis(50 + 4 + 10), PoolModel.slackFor(10, 10_000, vm), "only the threads a pool creates count");
+        var calibrated = PoolModel.Allowances.from(new course.kit.Calibration(Duration.ofNanos(100_000), Duration.ofNanos(2_000), 0));
+        assertEquals(Duration.ofNanos(100_000L * PoolModel.PLATFORM_FACTOR), calibrated.perPlatformThread());
+        assertEquals(Duration.ofNanos(2_000 * PoolModel.VIRTUAL_FACTOR), calibrated.perVirtualThread());
+        assertEquals(Duration.ofMillis(50 + 50 * 4).plus(Duration.ofNanos(200 * 100_000L * PoolModel.PLATFORM_FACTOR)),
+                PoolModel.slackFor(10_000, 200, calibrated), "the per-thread allowance follows this machine's calibration");
         assertThrows(IllegalArgumentException.class, () -> PoolModel.slack(-1, 0, 0));
     }
 
