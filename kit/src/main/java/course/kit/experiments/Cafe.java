@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Notebook 02's café (article 000: 10,000 customers, each drink brewing for 1 s, served by a fixed pool of 200
  * baristas or by one virtual thread per customer): its parameters, the café itself as the notebook's cell writes
- * it ({@link #serve}), the article rows of {@code ./course reproduce}, and the appendix's comparison of the same
+ * it ({@link #run}), the article rows of {@code ./course reproduce}, and the appendix's comparison of the same
  * café in the notebook's JVM and in a fresh child JVM ({@link #rounds}, {@link #roundsInChildJvm}).
  *
  * <p>The notebook's own cells create the executors and submit the tasks; this class holds what cells should not
@@ -59,7 +59,7 @@ public final class Cafe {
      * @param brew      how long each task sleeps
      * @throws InterruptedException if the caller was interrupted: {@code close()} then cancelled the brews
      */
-    public static RunResult serve(String name, ExecutorService staff, int customers, Duration brew)
+    public static RunResult run(String name, ExecutorService staff, int customers, Duration brew)
             throws InterruptedException {
         Objects.requireNonNull(staff, "staff");
         requireBrew(brew);
@@ -117,7 +117,7 @@ public final class Cafe {
     }
 
     /**
-     * Runs the virtual-thread café ({@link #serve} on {@code newVirtualThreadPerTaskExecutor()})
+     * Runs the virtual-thread café ({@link #run} on {@code newVirtualThreadPerTaskExecutor()})
      * {@code 1 + warmups + warm} times in this JVM, with a full GC before each round so that no round pays for the
      * garbage of the one before, and records each round's elapsed time, start phase, JIT time and GC time.
      *
@@ -138,7 +138,7 @@ public final class Cafe {
             for (int i = 0; i < n; i++) {
                 System.gc();
                 long j0 = compiler.getTotalCompilationTime(), g0 = Measure.gcMillis();
-                RunResult r = serve("virtual thread per customer", Executors.newVirtualThreadPerTaskExecutor(),
+                RunResult r = run("virtual thread per customer", Executors.newVirtualThreadPerTaskExecutor(),
                         customers, brew);
                 ms[i] = r.elapsedMillis();
                 starts[i] = r.lastStartNanos() / 1e6;
@@ -206,7 +206,7 @@ public final class Cafe {
     }
 
     /**
-     * The article experiments of notebook 02, for {@code ./course reproduce}, run by {@link #serve}, the
+     * The article experiments of notebook 02, for {@code ./course reproduce}, each measured by {@link #run}, the
      * notebook's café. At the full scale they run the articles' exact parameters (about four minutes: 50 s + 100 s,
      * the pool of 10,000, a few seconds per virtual run, and 5 s for article 004); at the quick scale every sleep is
      * {@value #QUICK_DIVISOR} times shorter.
@@ -248,14 +248,14 @@ public final class Cafe {
                                           String note) throws InterruptedException {
         Limits.requirePlatformThreads(Math.min(baristas, customers));
         String executor = String.format("fixed pool of %,d", baristas);
-        RunResult r = serve(executor, Executors.newFixedThreadPool(baristas), customers, brew);
+        RunResult r = run(executor, Executors.newFixedThreadPool(baristas), customers, brew);
         return new Reproduction(label(customers, brew, executor), article, reported,
                 PoolModel.batchTime(customers, baristas, brew).toNanos() / 1e6, r.elapsedMillis(), "ms", note);
     }
 
     private static Reproduction virtualRow(int customers, Duration brew, String article, String reported, String note)
             throws InterruptedException {
-        RunResult r = serve("virtual thread per task", Executors.newVirtualThreadPerTaskExecutor(), customers, brew);
+        RunResult r = run("virtual thread per task", Executors.newVirtualThreadPerTaskExecutor(), customers, brew);
         return new Reproduction(label(customers, brew, "virtual thread per task"), article, reported,
                 brew.toNanos() / 1e6, r.elapsedMillis(), "ms",
                 note + String.format("; last task started at %.0f ms", r.lastStartNanos() / 1e6));

@@ -34,7 +34,7 @@ class CafeTest {
     @Test
     void aFixedPoolServesEveryCustomerOnAtMostItsSizeOfPlatformThreadsAndIsClosed() throws InterruptedException {
         ExecutorService staff = Executors.newFixedThreadPool(3);
-        RunResult r = Cafe.serve("fixed pool of 3", staff, 12, Duration.ofMillis(5));
+        RunResult r = Cafe.run("fixed pool of 3", staff, 12, Duration.ofMillis(5));
         assertEquals(12, r.count());
         assertEquals(12, r.started());
         assertEquals(0, r.failed());
@@ -42,12 +42,12 @@ class CafeTest {
         assertTrue(r.peakConcurrency() <= 3, "never more than 3 at once: " + r.peakConcurrency());
         assertEquals(0, r.virtualTasks());
         assertEquals("fixed pool of 3", r.name());
-        assertTrue(staff.isTerminated(), "serve closes the executor, as the notebook's try-with-resources does");
+        assertTrue(staff.isTerminated(), "run closes the executor, as the notebook's try-with-resources does");
     }
 
     @Test
     void virtualThreadsServeEveryCustomerOnItsOwnThread() throws InterruptedException {
-        RunResult r = Cafe.serve("virtual", Executors.newVirtualThreadPerTaskExecutor(), 50, Duration.ofMillis(5));
+        RunResult r = Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 50, Duration.ofMillis(5));
         assertEquals(50, r.count());
         assertEquals(50, r.virtualTasks());
         assertEquals(50, r.threadsUsed());
@@ -56,9 +56,9 @@ class CafeTest {
 
     @Test
     void aZeroBrewAndNoCustomersAreAllowed() throws InterruptedException {
-        assertEquals(20, Cafe.serve("pool", Executors.newFixedThreadPool(4), 20, Duration.ZERO).count());
-        assertEquals(20, Cafe.serve("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, Duration.ZERO).virtualTasks());
-        RunResult none = Cafe.serve("empty", Executors.newFixedThreadPool(2), 0, Duration.ofSeconds(1));
+        assertEquals(20, Cafe.run("pool", Executors.newFixedThreadPool(4), 20, Duration.ZERO).count());
+        assertEquals(20, Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, Duration.ZERO).virtualTasks());
+        RunResult none = Cafe.run("empty", Executors.newFixedThreadPool(2), 0, Duration.ofSeconds(1));
         assertEquals(0, none.count());
         assertEquals(0, none.peakConcurrency());
     }
@@ -66,13 +66,13 @@ class CafeTest {
     @Test
     void badParametersAreRefusedWithAReasonAndTheExecutorIsNotLeft() {
         ExecutorService staff = Executors.newFixedThreadPool(2);
-        var e = assertThrows(IllegalArgumentException.class, () -> Cafe.serve("x", staff, -1, Duration.ofMillis(1)));
+        var e = assertThrows(IllegalArgumentException.class, () -> Cafe.run("x", staff, -1, Duration.ofMillis(1)));
         assertTrue(e.getMessage().contains("negative"), e.getMessage());
         assertTrue(staff.isShutdown(), "a refused café still closes the executor it was given");
         try (var virt = Executors.newVirtualThreadPerTaskExecutor()) {
-            e = assertThrows(IllegalArgumentException.class, () -> Cafe.serve("x", virt, 10, Duration.ofMillis(-1)));
+            e = assertThrows(IllegalArgumentException.class, () -> Cafe.run("x", virt, 10, Duration.ofMillis(-1)));
             assertTrue(e.getMessage().contains("negative"), e.getMessage());
-            assertThrows(NullPointerException.class, () -> Cafe.serve("x", virt, 10, null));
+            assertThrows(NullPointerException.class, () -> Cafe.run("x", virt, 10, null));
         }
         assertThrows(IllegalArgumentException.class, () -> Cafe.rounds("here", 10, 1, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> Cafe.rounds("here", 10, 1, -1, 1));
@@ -86,7 +86,7 @@ class CafeTest {
         var staff = Executors.newFixedThreadPool(2);
         Thread t = Thread.ofPlatform().start(() -> {
             try {
-                Cafe.serve("fixed pool of 2", staff, 1_000, Duration.ofSeconds(1));
+                Cafe.run("fixed pool of 2", staff, 1_000, Duration.ofSeconds(1));
             } catch (Throwable e) {
                 caught.set(e);
             }
@@ -138,8 +138,8 @@ class CafeTest {
     @Test
     void viewsShowOneRowPerRunWithItsWavesAndBand() throws InterruptedException {
         Duration task = Duration.ofMillis(2);
-        var pool = new CafeViews.Row(5, task, Cafe.serve("fixed pool of 5", Executors.newFixedThreadPool(5), 20, task));
-        var virt = new CafeViews.Row(0, task, Cafe.serve("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, task));
+        var pool = new CafeViews.Row(5, task, Cafe.run("fixed pool of 5", Executors.newFixedThreadPool(5), 20, task));
+        var virt = new CafeViews.Row(0, task, Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, task));
         assertEquals(4, pool.waves());
         assertEquals(1, virt.waves());
         assertEquals(PoolModel.band(20, 5, task), pool.band());
