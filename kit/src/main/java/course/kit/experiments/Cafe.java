@@ -38,15 +38,10 @@ public final class Cafe {
     public static final Duration BREW = Duration.ofSeconds(1);
     /** Article 004's task: 10,000 sleeps of 50 ms. */
     public static final Duration ARTICLE_004_TASK = Duration.ofMillis(50);
-    /** At the quick scale every sleep is this many times shorter; customers and pool sizes stay as they are. */
+    /** At the quick scale {@link #reproduce} makes every sleep this many times shorter; counts and pool sizes stay. */
     public static final int QUICK_DIVISOR = 10;
 
     private Cafe() {}
-
-    /** The brew at {@code scale}: article 000's 1 s, or {@value #QUICK_DIVISOR} times shorter at the quick scale. */
-    public static Duration brew(Scale scale) {
-        return Objects.requireNonNull(scale, "scale").shrink(BREW, QUICK_DIVISOR);
-    }
 
     /**
      * The café, as notebook 02's {@code cafe(...)} cell writes it: starts a {@link Recorder}, submits one task per
@@ -213,7 +208,7 @@ public final class Cafe {
      */
     public static List<Reproduction> reproduce(Scale scale) throws InterruptedException {
         Objects.requireNonNull(scale, "scale");
-        Duration second = brew(scale);
+        Duration second = scale.shrink(BREW, QUICK_DIVISOR);
         Duration fifty = scale.shrink(ARTICLE_004_TASK, QUICK_DIVISOR);
         String at = scale == Scale.FULL ? "" : " (quick: sleeps ÷ " + QUICK_DIVISOR + ")";
         List<Reproduction> rows = new ArrayList<>();

@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Timeout;
 class CafeTest {
 
     @Test
-    void theCafeIsArticle000AtFullScaleAndShortensOnlyTheBrewAtQuickScale() {
-        assertEquals(Duration.ofSeconds(1), Cafe.brew(Scale.FULL));
-        assertEquals(Duration.ofMillis(100), Cafe.brew(Scale.QUICK));
+    void theCafeIsArticle000AndItsQuickReproductionShortensOnlyTheSleeps() {
+        assertEquals(Duration.ofMillis(100), Scale.QUICK.shrink(Cafe.BREW, Cafe.QUICK_DIVISOR));
+        assertEquals(Cafe.BREW, Scale.FULL.shrink(Cafe.BREW, Cafe.QUICK_DIVISOR));
         assertEquals(50, PoolModel.waves(Cafe.CUSTOMERS, Cafe.BARISTAS), "the staircase keeps its 50 steps at both scales");
-        assertEquals(Duration.ofSeconds(50), PoolModel.batchTime(Cafe.CUSTOMERS, Cafe.BARISTAS, Cafe.brew(Scale.FULL)));
+        assertEquals(Duration.ofSeconds(50), PoolModel.batchTime(Cafe.CUSTOMERS, Cafe.BARISTAS, Cafe.BREW));
         assertEquals(Duration.ofMillis(5_000), PoolModel.batchTime(Cafe.CUSTOMERS, 100, Cafe.ARTICLE_004_TASK),
                 "article 004's pool of 100: 100 waves of 50 ms");
     }
