@@ -302,8 +302,9 @@ def junit_xml_counts(path: Path) -> tuple[int, int, int]:
 def audit_notebook(path: Path, graded: dict | None) -> list[str]:
     """What an executed notebook lacks of the course's standard, as sentences (empty when it has it all).
 
-    Notebook 00 needs the Java version, a chart and a table; 01–05 need two charts, a table and a ✔ check,
-    and their grade cell's score must be the one ``./course grade`` gives for the same exercise."""
+    Notebook 00 needs the Java version, a chart and a table; the lessons need two charts, a table and a ✔ check,
+    and their grade cell's score must be the one ``./course grade`` gives for the same exercise; the appendix
+    (9x) needs the charts, table and checks but grades nothing."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     pngs = tables = checks = 0
     texts = []
@@ -318,6 +319,7 @@ def audit_notebook(path: Path, graded: dict | None) -> list[str]:
             checks += sum(1 for line in text.splitlines() if line.lstrip().startswith("\u2714"))
     problems = []
     is_welcome = path.name.startswith("00")
+    is_appendix = path.name.startswith("9")
     need_png = 1 if is_welcome else 2
     if pngs < need_png:
         problems.append(f"{pngs} image/png charts, at least {need_png} expected")
@@ -330,7 +332,7 @@ def audit_notebook(path: Path, graded: dict | None) -> list[str]:
     elif checks < 1:
         problems.append("no \u2714 check of a measurement against a prediction")
     m = re.search(r"^(\d\d-[a-z0-9-]+): (\d+)/(\d+) points", "".join(texts), re.M)
-    if not is_welcome:
+    if not is_welcome and not is_appendix:
         if not m:
             problems.append("its grade cell printed no score")
         elif graded is not None:
