@@ -147,9 +147,14 @@ public final class IoVsCpuViews {
                 "max lateness (ms)");
         for (Lateness.Result r : scenarios) {
             b.row(r.name(), r.sleeps(), r.cpuTasks() + " (" + r.cpuOnVirtual() + ")", Tables.round(r.allCpuRunningMillis(), 0),
-                    r.lateWhileCpuRan().length, r.wokeWhileCpuRan(), Tables.round(r.medianLateWhileCpuRan(), 2),
-                    Tables.round(r.lateQuantile(0.99), 2), Tables.round(r.maxLate(), 2));
+                    r.lateWhileCpuRan().length, r.wokeWhileCpuRan(), rounded(r.medianLateWhileCpuRan()),
+                    rounded(r.lateQuantile(0.99)), rounded(r.maxLate()));
         }
         return b.table();
+    }
+
+    /** Two decimals, or a missing value (an empty cell, not 0) when there is nothing to summarise. */
+    private static Double rounded(double v) {
+        return Double.isNaN(v) ? null : Tables.round(v, 2);
     }
 }
