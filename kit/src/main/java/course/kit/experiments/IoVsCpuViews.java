@@ -143,7 +143,7 @@ public final class IoVsCpuViews {
     /** Per scenario: sleeps, CPU tasks and their thread kind, how long all ran at once, the lateness then and overall. */
     public static Table latenessTable(String title, List<Lateness.Result> scenarios) {
         var b = Tables.of(title, "scenario", "sleeps", "CPU tasks (on virtual threads)", "all CPU tasks running (ms)",
-                "sleeps due then", "of them woken while CPU ran", "median lateness then (ms)", "p99 lateness (ms)",
+                "sleeps waiting then", "woken while all CPU ran", "median lateness then (ms)", "p99 lateness (ms)",
                 "max lateness (ms)");
         for (Lateness.Result r : scenarios) {
             b.row(r.name(), r.sleeps(), r.cpuTasks() + " (" + r.cpuOnVirtual() + ")", Tables.round(r.allCpuRunningMillis(), 0),

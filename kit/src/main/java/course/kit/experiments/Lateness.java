@@ -108,33 +108,38 @@ public final class Lateness {
             return w == null ? 0 : w[1] - w[0];
         }
 
-        /** The lateness of the sleeps that fell due while every CPU task was running (every sleep when none ran). */
+        /**
+         * The lateness of the sleeps that were waiting while every CPU task ran: due before the first CPU task
+         * ended, and woken after the last one started (every sleep when no CPU task ran). With one CPU task per
+         * carrier, these are the sleeps that CPU work could hold up.
+         */
         public double[] lateWhileCpuRan() {
             if (cpuStarts.length == 0) return lateMillis.clone();
             double[] w = allCpuRunning();
             if (w == null) return new double[0];
             var out = new ArrayList<Double>();
             for (int i = 0; i < dueMillis.length; i++) {
-                if (dueMillis[i] >= w[0] && dueMillis[i] < w[1]) out.add(lateMillis[i]);
+                if (dueMillis[i] < w[1] && dueMillis[i] + lateMillis[i] >= w[0]) out.add(lateMillis[i]);
             }
             return out.stream().mapToDouble(Double::doubleValue).toArray();
         }
 
         /**
-         * Of the sleeps due while every CPU task was running, how many woke before the first CPU task ended,
-         * that is, while every carrier was still computing (none can, if CPU work keeps its carrier).
+         * How many sleeps woke while every CPU task was running, between the last start and the first end. None
+         * can, if CPU work keeps its carrier: a sleeper notes its wake-up on a carrier, and every carrier was busy.
          */
         public int wokeWhileCpuRan() {
             double[] w = allCpuRunning();
             if (w == null) return 0;
             int n = 0;
             for (int i = 0; i < dueMillis.length; i++) {
-                if (dueMillis[i] >= w[0] && dueMillis[i] < w[1] && dueMillis[i] + lateMillis[i] < w[1]) n++;
+                double woke = dueMillis[i] + lateMillis[i];
+                if (woke >= w[0] && woke < w[1]) n++;
             }
             return n;
         }
 
-        /** The median lateness of the sleeps due while every CPU task ran (NaN when there are none). */
+        /** The median of {@link #lateWhileCpuRan()} (NaN when there are none). */
         public double medianLateWhileCpuRan() { return quantile(lateWhileCpuRan(), 0.5); }
 
         /** The q-quantile of every sleep's lateness (nearest rank); NaN when there are none. */
@@ -154,7 +159,7 @@ public final class Lateness {
         @Override
         public String toString() {
             return String.format(java.util.Locale.ROOT, "%s: %d sleeps, %d CPU tasks (%d on virtual threads), all running "
-                            + "for %.0f ms; median lateness of the %d sleeps due then %.1f ms, woken while every CPU task ran: %d",
+                            + "for %.0f ms; median lateness of the %d sleeps waiting then %.1f ms, woken while every CPU task ran: %d",
                     name, sleeps(), cpuTasks(), cpuOnVirtual, allCpuRunningMillis(), lateWhileCpuRan().length,
                     medianLateWhileCpuRan(), wokeWhileCpuRan());
         }

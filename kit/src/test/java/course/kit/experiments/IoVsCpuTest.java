@@ -126,7 +126,7 @@ class IoVsCpuTest {
         assertAll("CPU tasks on virtual threads",
                 () -> assertEquals(CORES, starved.cpuTasks()),
                 () -> assertEquals(CORES, starved.cpuOnVirtual()),
-                () -> assertTrue(starved.lateWhileCpuRan().length > 0, "no sleep fell due while the CPU tasks ran"),
+                () -> assertTrue(starved.lateWhileCpuRan().length > 0, "no sleep waited while the CPU tasks ran"),
                 () -> assertEquals(0, starved.wokeWhileCpuRan(), starved.toString()));
         var sliced = holdEveryCore(Executors.newFixedThreadPool(CORES));
         assertAll("CPU tasks on platform threads",
@@ -180,10 +180,12 @@ class IoVsCpuTest {
                 () -> assertEquals(4, r.sleeps()),
                 () -> assertEquals(2, r.cpuTasks()),
                 () -> assertEquals(18, r.allCpuRunningMillis(), 1e-9),
-                () -> assertEquals(2, r.lateWhileCpuRan().length, "due at 15 and 25"),
-                () -> assertEquals(1, r.wokeWhileCpuRan(), "15 + 2 < 30; 25 + 10 is not"),
+                () -> assertEquals(2, r.lateWhileCpuRan().length, "due at 15 and 25 (woke at 17 and 35); not due at 5 (woke at 6) or 35"),
+                () -> assertEquals(1, r.wokeWhileCpuRan(), "woke at 17, inside [12, 30)"),
                 () -> assertEquals(2, r.medianLateWhileCpuRan()),
                 () -> assertEquals(10, r.maxLate()),
+                () -> assertEquals(1, new Lateness.Result("queued", new double[] {8}, new double[] {25}, new double[] {10, 12},
+                        new double[] {40, 30}, 2).lateWhileCpuRan().length, "due before the window, woken after it: held up too"),
                 () -> assertEquals(18, r.shortestCpuTask(), 1e-9),
                 () -> assertEquals(1, Lateness.quantile(new double[] {3, 1, 2}, 0)),
                 () -> assertEquals(3, Lateness.quantile(new double[] {3, 1, 2}, 1)),
