@@ -174,7 +174,7 @@ public record GradeReport(Grader.Source source, Grader.Profile profile, List<Exe
                 .append(visibleMax).append(" points**");
         if (hidden > 0) {
             md.append(" (").append(hidden).append(hidden == 1 ? " hidden test is" : " hidden tests are")
-                    .append(" graded too; you see them once the trainer publishes the grades)");
+                    .append(" graded too: you see them after the due date, or once the grades are published)");
         }
         md.append("\n\n").append(provenance()).append("\n\n| exercise | points |\n|---|---|\n").append(rows);
         for (ExerciseResult e : exercises) {

@@ -259,7 +259,10 @@ public final class Grader {
             position.put(p, at < 0 ? Integer.MAX_VALUE : at);
         }
         List<ForkedTests.Planned> sorted = new ArrayList<>(tests);
-        sorted.sort(Comparator.comparing(p -> position.get(p)));
+        // The learner's tests first, then the trainer's hidden ones; each in the order they are written.
+        sorted.sort(Comparator.comparing((ForkedTests.Planned p) -> TestResult.VISIBLE.equals(p.visibility()) ? 0 : 1)
+                .thenComparing(ForkedTests.Planned::className)
+                .thenComparing(p -> position.get(p)));
         return sorted;
     }
 
@@ -353,7 +356,13 @@ public final class Grader {
     /** A path as the learner knows it: relative to the course folder when it is inside it. */
     private String show(Path p) {
         Path abs = p.toAbsolutePath().normalize();
-        return abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : abs.toString();
+        if (abs.startsWith(root)) {
+            return root.relativize(abs).toString().replace('\\', '/');
+        }
+        // A submission laid out elsewhere (see Submission): shown from its exercises/ folder, as the learner knows it.
+        String text = abs.toString().replace('\\', '/');
+        int at = text.lastIndexOf("/exercises/");
+        return at >= 0 ? text.substring(at + 1) : text;
     }
 
     private static String courseTest(Path testSources, Path p) {

@@ -56,10 +56,11 @@ final class Submission {
     static Layout layout(Path course, Path submission, List<String> exercises, Path into) throws IOException {
         List<Path> files;
         List<Path> mainFolders;
+        try (Stream<Path> s = Files.walk(submission)) {
+            files = s.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p)).sorted().toList();
+        }
         try (Stream<Path> s = Files.walk(submission, MAX_DEPTH)) {
-            List<Path> all = s.toList();
-            files = all.stream().filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p)).sorted().toList();
-            mainFolders = all.stream().filter(p -> p.endsWith(Path.of("src", "main", "java")) && Files.isDirectory(p))
+            mainFolders = s.filter(p -> p.endsWith(Path.of("src", "main", "java")) && Files.isDirectory(p))
                     .sorted(Comparator.comparingInt(Path::getNameCount).thenComparing(Comparator.naturalOrder()))
                     .toList();
         }
