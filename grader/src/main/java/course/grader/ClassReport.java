@@ -67,6 +67,12 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             return report == null ? 0 : report.score();
         }
 
+        /** The points of one exercise. */
+        int exerciseScore(String exercise) {
+            return report == null ? 0 : report.exercises().stream().filter(e -> e.exercise().equals(exercise))
+                    .mapToInt(ExerciseResult::score).sum();
+        }
+
         /** The first problem that stopped an exercise from being tested, if any, prefixed by its exercise. */
         String problems() {
             if (failure != null) {
@@ -219,7 +225,8 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
     }
 
     /** Pass rate and most common failure of one test across the class. */
-    record TestStats(TestKey key, int passed, int graded, String commonFailure, int commonCount, int failures) {
+    record TestStats(TestKey key, int passed, int graded, String commonFailure, int commonCount, int failures,
+                     boolean fromWorkingCode) {
         double rate() {
             return graded == 0 ? 0 : (double) passed / graded;
         }
@@ -231,7 +238,10 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         for (TestKey k : tests) {
             int passed = 0;
             int graded = 0;
-            Map<String, Integer> messages = new LinkedHashMap<>();
+            // What to teach again shows in the failures of code that works in part: a learner who passed
+            // none of the exercise's tests (not started, or not compiling) says little about this test.
+            Map<String, Integer> working = new LinkedHashMap<>();
+            Map<String, Integer> all = new LinkedHashMap<>();
             for (Learner l : learners) {
                 graded++;
                 TestResult t = l.find(k);
@@ -240,13 +250,18 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
                 } else {
                     String m = t == null ? (l.failure() != null ? l.failure() : "not graded")
                             : t.message().lines().findFirst().orElse("failed");
-                    messages.merge(m, 1, Integer::sum);
+                    all.merge(m, 1, Integer::sum);
+                    if (l.exerciseScore(k.exercise()) > 0) {
+                        working.merge(m, 1, Integer::sum);
+                    }
                 }
             }
+            Map<String, Integer> messages = working.isEmpty() ? all : working;
             Map.Entry<String, Integer> common = messages.entrySet().stream()
                     .max(Map.Entry.comparingByValue()).orElse(null);
             out.add(new TestStats(k, passed, graded, common == null ? "" : common.getKey(),
-                    common == null ? 0 : common.getValue(), graded - passed));
+                    common == null ? 0 : common.getValue(), messages.values().stream().mapToInt(i -> i).sum(),
+                    !working.isEmpty()));
         }
         List<TestStats> sorted = new ArrayList<>(out);
         sorted.sort(Comparator.comparingDouble(TestStats::rate));
@@ -257,7 +272,7 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
     CategoryChart histogram() {
         Map<String, Integer> bins = new LinkedHashMap<>();
         for (int b = 0; b < 10; b++) {
-            bins.put(b == 9 ? "90–100%" : (b * 10) + "–" + (b * 10 + 9) + "%", 0);
+            bins.put(b == 9 ? "90–100" : (b * 10) + "–" + (b * 10 + 9), 0);
         }
         List<String> labels = List.copyOf(bins.keySet());
         int max = Math.max(1, maxScore());
@@ -268,7 +283,10 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         CategoryChart c = Charts.bars("Scores of " + learners.size() + " learners (of " + maxScore() + " points)",
                 "learners", bins);
         c.getStyler().setYAxisDecimalPattern("#");
-        c.getStyler().setXAxisTitleVisible(false);
+        c.setXAxisTitle("score, % of the maximum");
+        c.getStyler().setXAxisTitleVisible(true);
+        c.getStyler().setXAxisLabelRotation(0);
+        c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(java.awt.Font.PLAIN, 11f));
         return c;
     }
 
@@ -310,6 +328,7 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
                 td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
                 .bar { display: inline-block; height: 10px; background: #4c78a8; vertical-align: middle; }
                 .bar.low { background: #e45756; }
+                td.lost { color: #b8322f; }
                 .tag { font-size: 11px; background: #eee; border-radius: 3px; padding: 0 4px; color: #555; }
                 .msg { color: #444; font-family: ui-monospace, monospace; font-size: 12px; white-space: pre-wrap; }
                 img { max-width: 100%; }
@@ -336,17 +355,27 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             if (s.failures() > 0) {
                 h.append("<span class=\"msg\">").append(esc(shorten(s.commonFailure(), 300))).append("</span>")
                         .append(" <span class=\"tag\">").append(s.commonCount()).append(" of ").append(s.failures())
-                        .append(s.failures() == 1 ? " failure" : " failures").append("</span>");
+                        .append(s.fromWorkingCode() ? " failing with working code" : (s.failures() == 1
+                                ? " failure" : " failures")).append("</span>");
             }
             h.append("</td></tr>\n");
         }
         h.append("</table>\n");
 
-        h.append("<h2>Learners</h2>\n<table><tr><th>learner</th><th>score</th><th>time</th>")
-                .append("<th>what stopped an exercise from being tested</th></tr>\n");
+        List<String> exercises = tests.stream().map(TestKey::exercise).distinct().toList();
+        h.append("<h2>Learners</h2>\n<table><tr><th>learner</th><th>score</th>");
+        exercises.forEach(e -> h.append("<th>").append(esc(e)).append("</th>"));
+        h.append("<th>time</th><th>what stopped an exercise from being tested</th></tr>\n");
         for (Learner l : learners) {
             h.append("<tr><td>").append(esc(l.name())).append("</td><td class=\"num\">").append(l.score()).append('/')
-                    .append(maxScore()).append("</td><td class=\"num\">")
+                    .append(maxScore()).append("</td>");
+            for (String e : exercises) {
+                int max = tests.stream().filter(k -> k.exercise().equals(e)).mapToInt(TestKey::maxScore).sum();
+                int got = l.exerciseScore(e);
+                h.append("<td class=\"num").append(got < max ? " lost" : "").append("\">").append(got).append('/')
+                        .append(max).append("</td>");
+            }
+            h.append("<td class=\"num\">")
                     .append(String.format(Locale.ROOT, "%.1f s", l.elapsed().toMillis() / 1000.0))
                     .append("</td><td><span class=\"msg\">").append(esc(shorten(l.problems(), 400)))
                     .append("</span></td></tr>\n");

@@ -240,6 +240,7 @@ public final class Grader {
         return new ExerciseResult(exercise, tests, problems, notes);
     }
 
+    private static final Pattern LAID_OUT = Pattern.compile("/(exercises/[^/]+/src/(?:main|test)/java(?:/.*)?)$");
     private static final Pattern METHOD = Pattern.compile("\\[method:([^(\\]]+)\\(");
 
     /** The tests in the order they are written in the course's test sources (JUnit runs them in its own order). */
@@ -361,8 +362,8 @@ public final class Grader {
         }
         // A submission laid out elsewhere (see Submission): shown from its exercises/ folder, as the learner knows it.
         String text = abs.toString().replace('\\', '/');
-        int at = text.lastIndexOf("/exercises/");
-        return at >= 0 ? text.substring(at + 1) : text;
+        Matcher m = LAID_OUT.matcher(text);
+        return m.find() ? m.group(1) : text;
     }
 
     private static String courseTest(Path testSources, Path p) {
