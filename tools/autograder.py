@@ -54,8 +54,29 @@ def _add(z: zipfile.ZipFile, name: str, data: bytes, executable: bool = False) -
     z.writestr(info, data)
 
 
+MANIFEST = Path("grader/src/main/resources/course/grader/course-files.sha256")
+
+
+def manifest_mismatches(root: Path) -> list[str]:
+    """Course files that differ from the grader's manifest: a package built with them would refuse to grade."""
+    import hashlib
+    listed = {}
+    for line in (root / MANIFEST).read_text().splitlines():
+        if line.strip():
+            digest, name = line.split(None, 1)
+            listed[name.strip().lstrip("*")] = digest.lower()
+    on_disk = {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+               for p in (root / "exercises").glob("*/src/*/java/**/*.java")}
+    return sorted(n for n in set(listed) | set(on_disk) if listed.get(n) != on_disk.get(n))
+
+
 def build(root: Path, out: Path, chosen: list[str], profile: str = "trainer", leaderboard: bool = False) -> Path:
     """Writes the autograder zip to ``out`` and returns it."""
+    bad = manifest_mismatches(root)
+    if bad:
+        raise ValueError("these course files differ from the grader's manifest, so the package would refuse to "
+                         "grade: " + ", ".join(bad) + f". Restore them (git checkout -- FILE), or update {MANIFEST} "
+                         "as exercises/README.md says.")
     known = exercises(root)
     unknown = [e for e in chosen if e not in known]
     if unknown:

@@ -140,3 +140,17 @@ def test_a_mutant_scores_in_between(gradescope):
     assert 0 < r["score"] < r["max_score"], r["output"]
     failed = [t["name"] for t in r["tests"] if t["status"] == "failed"]
     assert failed and all(n.startswith("02-cafe") for n in failed), failed
+
+
+def test_a_course_whose_tests_differ_from_the_manifest_is_not_packed(tmp_path):
+    import autograder
+    course = tmp_path / "course"
+    shutil.copytree(ROOT / "exercises", course / "exercises")
+    (course / autograder.MANIFEST).parent.mkdir(parents=True)
+    shutil.copy2(ROOT / autograder.MANIFEST, course / autograder.MANIFEST)
+    assert autograder.manifest_mismatches(course) == []
+    test = course / "exercises/02-cafe/src/test/java/course/exercises/cafe/CafeTest.java"
+    test.write_text(test.read_text() + "\n// edited\n")
+    with pytest.raises(ValueError, match="exercises/02-cafe/src/test/java/course/exercises/cafe/CafeTest.java"):
+        autograder.build(course, tmp_path / "a.zip", [])
+    assert not (tmp_path / "a.zip").exists()

@@ -29,12 +29,17 @@ import java.util.concurrent.TimeUnit;
  * {@code src/main/java} ({@code course/grader/course-files.sha256}, committed with the course). A file is
  * used for grading only when its bytes match the manifest. Each file is looked for, in order, in the course
  * folder's own {@code exercises/} (a learner's working tree, untouched in the usual case), in the copy that
- * Maven built into the grader ({@code pristine/NN-name/...}), and in the history of the course's git
- * repository. When none matches, the exercise is not graded: an edited test file is never run.
+ * Maven built into the grader ({@code pristine/NN-name/...}), in the course folder named by
+ * {@code COURSE_PRISTINE_HOME} if set, and in the history of the course's git repository. When none matches, the exercise is not graded: an edited test file is never run.
  */
 final class Pristine {
     /** The manifest, on the grader's class path, in {@code sha256sum} format. */
     static final String MANIFEST = "/course/grader/course-files.sha256";
+    /**
+     * An environment variable naming a pristine copy of the course folder (for example the Docker image's
+     * {@code /opt/vthreads-course}), searched after the grader's own copy.
+     */
+    static final String PRISTINE_HOME = "COURSE_PRISTINE_HOME";
     /** The most commits of a file's history that are searched for a pristine copy. */
     private static final int GIT_COMMITS = 200;
 
@@ -149,6 +154,10 @@ final class Pristine {
             byte[] bytes = readIfMatches(mine.resolve(rel), want);
             if (bytes == null) {
                 bytes = readIfMatches(embedded().resolve(exercise).resolve(kind.folder).resolve(rel), want);
+                String elsewhere = System.getenv(PRISTINE_HOME);
+                if (bytes == null && elsewhere != null && !elsewhere.isBlank()) {
+                    bytes = readIfMatches(Path.of(elsewhere).resolve(base + rel), want);
+                }
                 if (bytes == null) {
                     git = git != null ? git : new Git(root);
                     bytes = git.find(root.resolve(base + rel), want).orElse(null);

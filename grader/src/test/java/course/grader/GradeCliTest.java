@@ -18,12 +18,17 @@ class GradeCliTest {
     void aSolutionScoresFullMarksWithRequireFull() throws Exception {
         // ./course test grades all five solutions with --require-full; one is enough to test the options here.
         Path json = work.resolve("r.json");
-        assertEquals(0, GradeCli.run("05-throttling", "--solutions", "--require-full", "--json", json.toString()),
-                "exit code");
+        assertEquals(0, GradeCli.run("05-throttling", "--solutions", "--require-full", "--json", json.toString(),
+                "--leaderboard"), "exit code");
         JsonNode r = new ObjectMapper().readTree(json.toFile());
         assertEquals(13, r.get("max_score").asInt(), "max_score");
         assertEquals(13, r.get("score").asInt(), "score");
         assertEquals(7, r.get("tests").size(), "tests");
+        JsonNode board = r.get("leaderboard");
+        assertEquals(1, board.size(), "leaderboard entries");
+        assertEquals("Points", board.get(0).get("name").asText());
+        assertEquals(13, board.get(0).get("value").asInt());
+        assertEquals("desc", board.get(0).get("order").asText());
     }
 
     @Test
@@ -39,5 +44,11 @@ class GradeCliTest {
     @Test
     void anUnknownExerciseIsAUsageError() {
         assertEquals(2, GradeCli.run("99-nothing"), "exit code");
+    }
+
+    @Test
+    void anUnknownProfileAndTwoSourcesAreUsageErrors() {
+        assertEquals(2, GradeCli.run("--profile", "teacher"), "exit code for --profile teacher");
+        assertEquals(2, GradeCli.run("--solutions", "--class", work.toString()), "exit code for two sources");
     }
 }
