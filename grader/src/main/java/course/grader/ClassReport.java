@@ -286,6 +286,7 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         c.setXAxisTitle("score, % of the maximum");
         c.getStyler().setXAxisTitleVisible(true);
         c.getStyler().setXAxisLabelRotation(0);
+        c.getStyler().setXAxisTickMarkSpacingHint(30); // every bin's label, not every other one
         c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(java.awt.Font.PLAIN, 11f));
         return c;
     }
@@ -324,7 +325,7 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
                 .summary { color: #555; }
                 table { border-collapse: collapse; width: 100%; font-size: 14px; }
                 th, td { border-bottom: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; }
-                th { background: #f4f4f4; }
+                th { background: #f4f4f4; white-space: nowrap; }
                 td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
                 .bar { display: inline-block; height: 10px; background: #4c78a8; vertical-align: middle; }
                 .bar.low { background: #e45756; }
