@@ -65,7 +65,7 @@ def manifest_mismatches(root: Path) -> list[str]:
         if line.strip():
             digest, name = line.split(None, 1)
             listed[name.strip().lstrip("*")] = digest.lower()
-    on_disk = {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+    on_disk = {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
                for p in (root / "exercises").glob("*/src/*/java/**/*.java")}
     return sorted(n for n in set(listed) | set(on_disk) if listed.get(n) != on_disk.get(n))
 

@@ -173,10 +173,19 @@ final class Pristine {
         return new Resolution(restored, unavailable);
     }
 
-    /** The SHA-256 of {@code bytes}, in lower-case hex. */
+    /**
+     * The SHA-256 of {@code bytes}, in lower-case hex, with CRLF line ends read as LF: a checkout on Windows
+     * (git's autocrlf) holds the same tests as the manifest, which is made from LF files with sha256sum.
+     */
     static String sha256(byte[] bytes) {
+        java.io.ByteArrayOutputStream lf = new java.io.ByteArrayOutputStream(bytes.length);
+        for (int i = 0; i < bytes.length; i++) {
+            if (!(bytes[i] == '\r' && i + 1 < bytes.length && bytes[i + 1] == '\n')) {
+                lf.write(bytes[i]);
+            }
+        }
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(lf.toByteArray()));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -37,6 +37,17 @@ class ManifestTest {
     }
 
     @Test
+    void aWindowsCheckoutWithCrlfLineEndsMatchesTheManifest() {
+        byte[] lf = "class A {\n}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] crlf = "class A {\r\n}\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(Pristine.sha256(lf), Pristine.sha256(crlf));
+        // sha256sum of the LF file, as the manifest is made
+        assertEquals("665de682b44513bbe5d067484557236e3dcc2f84e31df3aa074238c5690f5513", Pristine.sha256(crlf));
+        assertTrue(!Pristine.sha256(lf).equals(Pristine.sha256("class B {\n}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))),
+                "another file, another hash");
+    }
+
+    @Test
     void everyExerciseFolderWithTestsIsGraded() throws Exception {
         List<String> folders;
         try (Stream<Path> s = Files.list(Courses.root().resolve("exercises"))) {
