@@ -60,8 +60,10 @@ final class Submission {
             files = s.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p)).sorted().toList();
         }
         try (Stream<Path> s = Files.walk(submission, MAX_DEPTH)) {
+            // exercises/NN-name first (a whole copy of the course may also hold solutions/NN-name), then the shallowest.
             mainFolders = s.filter(p -> p.endsWith(Path.of("src", "main", "java")) && Files.isDirectory(p))
-                    .sorted(Comparator.comparingInt(Path::getNameCount).thenComparing(Comparator.naturalOrder()))
+                    .sorted(Comparator.comparingInt((Path p) -> underExercises(p) ? 0 : 1)
+                            .thenComparingInt(Path::getNameCount).thenComparing(Comparator.naturalOrder()))
                     .toList();
         }
         Set<String> courseTests = new HashSet<>();
@@ -133,6 +135,13 @@ final class Submission {
         }
         Files.writeString(into.resolve("course"), "#!/bin/sh\n"); // a course folder, as CourseRoot knows one
         return new Layout(into, notes);
+    }
+
+    /** True for {@code .../exercises/NN-name/src/main/java}. */
+    private static boolean underExercises(Path mainJava) {
+        Path exerciseFolder = mainJava.getParent().getParent().getParent();
+        Path parent = exerciseFolder == null ? null : exerciseFolder.getParent();
+        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("exercises");
     }
 
     private static String packageOf(Path file) throws IOException {
