@@ -68,6 +68,11 @@ public final class GradeCli implements Callable<Integer> {
     @Option(names = "--leaderboard", description = "Add Gradescope's leaderboard (the points) to the JSON.")
     boolean leaderboard;
 
+    @Option(names = "--format", paramLabel = "gradescope|exercism", defaultValue = "gradescope",
+            description = "The format of --json: Gradescope's results.json (default), or Exercism's test-runner"
+                    + " results.json, version 3 (task_id: the exercise's number, that is its notebook).")
+    String format;
+
     /** Parses {@code learner} or {@code trainer}. */
     static final class ProfileConverter implements CommandLine.ITypeConverter<Grader.Profile> {
         @Override
@@ -99,6 +104,10 @@ public final class GradeCli implements Callable<Integer> {
                         "no exercise named '" + e + "'; the exercises are " + String.join(", ", known));
             }
         }
+        if (!format.equals("gradescope") && !format.equals("exercism")) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "'" + format + "' is not a format: use gradescope or exercism");
+        }
         if (Stream.of(solutions, submission != null, classDir != null).filter(b -> b).count() > 1) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "choose one of --solutions, --submission and --class");
@@ -119,7 +128,8 @@ public final class GradeCli implements Callable<Integer> {
         }
         System.out.print(report.toText());
         if (json != null) {
-            GradeReport.writeJson(json, report.toJsonTree(leaderboard));
+            GradeReport.writeJson(json, format.equals("exercism") ? report.toExercismTree()
+                    : report.toJsonTree(leaderboard));
             System.out.println("wrote " + json);
         }
         System.out.flush();

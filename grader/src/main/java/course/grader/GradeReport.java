@@ -150,6 +150,40 @@ public record GradeReport(Grader.Source source, Grader.Profile profile, List<Exe
         return root;
     }
 
+    /**
+     * Exercism's test-runner {@code results.json}, version 3: {@code version}, {@code status} ({@code pass},
+     * {@code fail}, or {@code error} when no exercise could be tested, with {@code message}) and {@code tests[]},
+     * each with {@code name}, {@code test_code}, {@code status}, {@code message}, {@code output} and
+     * {@code task_id}: the exercise's number, which is the number of the notebook whose "Your turn" section
+     * sets it.
+     */
+    public Map<String, Object> toExercismTree() {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("version", 3);
+        boolean noneRan = !exercises.isEmpty() && exercises.stream().allMatch(e -> !e.problems().isEmpty());
+        root.put("status", noneRan ? "error" : full() ? "pass" : "fail");
+        if (noneRan) {
+            root.put("message", String.join("\n", exercises.stream().flatMap(e -> e.problems().stream()).toList()));
+        }
+        List<Map<String, Object>> tests = new ArrayList<>();
+        for (int i = 0; i < exercises.size(); i++) {
+            ExerciseResult e = exercises.get(i);
+            int task = Integer.parseInt(exerciseNumber(e.exercise(), i + 1));
+            for (TestResult t : e.tests()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", t.exercise() + " › " + t.name());
+                m.put("test_code", t.code());
+                m.put("status", t.passed() ? "pass" : e.problems().isEmpty() ? "fail" : "error");
+                m.put("message", t.passed() ? null : t.message());
+                m.put("output", null);
+                m.put("task_id", task);
+                tests.add(m);
+            }
+        }
+        root.put("tests", tests);
+        return root;
+    }
+
     /** {@code 01-thread-cost} is exercise 1; a name without a number gets its position. */
     private static String exerciseNumber(String exercise, int position) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)-").matcher(exercise);

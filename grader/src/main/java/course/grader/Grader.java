@@ -235,13 +235,37 @@ public final class Grader {
             boolean passed = notGraded == null && e != null && e.passed();
             String message = notGraded != null ? notGraded : passed ? "" : e == null ? "did not run" : e.message();
             tests.add(new TestResult(exercise, p.name(), passed ? p.points() : 0, p.points(), passed, message,
-                    p.visibility()));
+                    p.visibility(), testCode(testSources, p)));
         }
         return new ExerciseResult(exercise, tests, problems, notes);
     }
 
     private static final Pattern LAID_OUT = Pattern.compile("/(exercises/[^/]+/src/(?:main|test)/java(?:/.*)?)$");
     private static final Pattern METHOD = Pattern.compile("\\[method:([^(\\]]+)\\(");
+
+    /** The body of a test method, from the course's test source, without its braces (empty when not found). */
+    static String testCode(Path testSources, ForkedTests.Planned p) throws IOException {
+        Path file = testSources.resolve(p.className().replace('.', '/') + ".java");
+        Matcher m = METHOD.matcher(p.uniqueId());
+        if (!Files.isRegularFile(file) || !m.find()) {
+            return "";
+        }
+        String text = Files.readString(file);
+        int at = text.indexOf(" " + m.group(1) + "(");
+        int open = at < 0 ? -1 : text.indexOf('{', at);
+        if (open < 0) {
+            return "";
+        }
+        int depth = 0;
+        for (int i = open; i < text.length(); i++) {
+            char c = text.charAt(i);
+            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            if (depth == 0) {
+                return text.substring(open + 1, i).stripTrailing().replaceFirst("^\\s*\\n", "").stripIndent();
+            }
+        }
+        return "";
+    }
 
     /** The tests in the order they are written in the course's test sources (JUnit runs them in its own order). */
     private static List<ForkedTests.Planned> inSourceOrder(Collection<ForkedTests.Planned> tests, Path testSources)

@@ -12,16 +12,23 @@ package course.grader;
  *                   when it passed
  * @param visibility who sees the test on Gradescope: {@code visible} (the default), {@code hidden} or
  *                   {@code after_due_date}, from the test's {@code visibility:...} tag
+ * @param code       the test method's body, as the course's test source has it (empty when unknown)
  */
 public record TestResult(String exercise, String name, int score, int maxScore, boolean passed, String message,
-                         String visibility) {
+                         String visibility, String code) {
 
     /** The value of {@link #visibility()} for a test without a {@code visibility:...} tag. */
     public static final String VISIBLE = "visible";
 
     /** A visible test. */
     public TestResult(String exercise, String name, int score, int maxScore, boolean passed, String message) {
-        this(exercise, name, score, maxScore, passed, message, VISIBLE);
+        this(exercise, name, score, maxScore, passed, message, VISIBLE, "");
+    }
+
+    /** A test whose code is not known. */
+    public TestResult(String exercise, String name, int score, int maxScore, boolean passed, String message,
+                      String visibility) {
+        this(exercise, name, score, maxScore, passed, message, visibility, "");
     }
 
     /** True for a test the learner does not see before grading (hidden, or visible only after the due date). */

@@ -42,6 +42,32 @@ class GradeCliTest {
     }
 
     @Test
+    void exercismsFormatHasTaskIdsAndTheTestCode() throws Exception {
+        Path json = work.resolve("exercism.json");
+        assertEquals(0, GradeCli.run("03-batch-math", "--json", json.toString(), "--format", "exercism"), "exit code");
+        JsonNode r = new ObjectMapper().readTree(json.toFile());
+        assertEquals(3, r.get("version").asInt(), "version");
+        assertEquals("fail", r.get("status").asText(), "the stubs fail");
+        assertEquals(11, r.get("tests").size(), "tests");
+        for (JsonNode t : r.get("tests")) {
+            assertEquals(java.util.Set.of("name", "test_code", "status", "message", "output", "task_id"),
+                    java.util.Set.copyOf(iterate(t.fieldNames())), "fields of " + t);
+            assertEquals(3, t.get("task_id").asInt(), "task_id: notebook 03");
+            assertEquals("fail", t.get("status").asText());
+            assertTrue(t.get("test_code").asText().contains("BatchMath."), "test_code: " + t.get("test_code"));
+            assertTrue(t.get("message").asText().contains("not written yet"), t.get("message").asText());
+        }
+        assertTrue(r.get("tests").get(0).get("name").asText().startsWith("03-batch-math › "));
+        assertEquals(2, GradeCli.run("03-batch-math", "--format", "junit"), "an unknown format");
+    }
+
+    private static java.util.List<String> iterate(java.util.Iterator<String> it) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
+    @Test
     void anUnknownExerciseIsAUsageError() {
         assertEquals(2, GradeCli.run("99-nothing"), "exit code");
     }
