@@ -452,6 +452,18 @@ def cmd_grade(rest: list[str]) -> int:
     return java_main("grader", "course-grader", "course.grader.GradeCli", rest)
 
 
+def cmd_autograder(args) -> int:
+    """Builds the Gradescope autograder zip (see tools/autograder.py and deploy/README.md)."""
+    import autograder
+    chosen = [e for e in (args.exercises or "").split(",") if e]
+    try:
+        out = autograder.build(ROOT, Path(args.out).resolve(), chosen, args.profile, args.leaderboard)
+    except ValueError as e:
+        fail(str(e))
+    say(f"wrote {out} ({out.stat().st_size // 1024} KiB): upload it as the assignment's autograder on Gradescope")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "grade":  # the grader parses its own options
         return cmd_grade(argv[1:])
@@ -473,12 +485,19 @@ def main(argv: list[str]) -> int:
     s.add_argument("--scale", choices=["quick", "full"], default=os.environ.get("COURSE_SCALE", "full"))
     s.add_argument("--out", default=str(ROOT / "target"), help="folder for reproduction.md and .csv (default: target/)")
     sub.add_parser("grade", help="grade the exercises (./course grade --help for options)")
+    s = sub.add_parser("autograder", help="build a Gradescope autograder zip (setup.sh, run_autograder, the tests)")
+    s.add_argument("--exercises", help="comma-separated exercises, for example 01-thread-cost,02-cafe (default: all)")
+    s.add_argument("--out", default=str(ROOT / "target" / "autograder.zip"), help="the zip (default: target/autograder.zip)")
+    s.add_argument("--profile", choices=["trainer", "learner"], default="trainer",
+                   help="trainer (default) also runs the hidden tests in trainer/")
+    s.add_argument("--leaderboard", action="store_true", help="add Gradescope's leaderboard (the points)")
     args, rest = p.parse_known_args(argv)
     if args.cmd == "reproduce":
         return cmd_reproduce(args, rest)
     if rest:
         p.error("unrecognized arguments: " + " ".join(rest))
-    return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test}[args.cmd](args)
+    return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test,
+            "autograder": cmd_autograder}[args.cmd](args)
 
 
 if __name__ == "__main__":
