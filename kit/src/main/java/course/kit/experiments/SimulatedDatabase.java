@@ -3,8 +3,7 @@ package course.kit.experiments;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,7 +17,7 @@ public final class SimulatedDatabase implements Database {
     private final int connections;
     private final Duration latency;
     private final Duration connectionTimeout;
-    private final BlockingQueue<Integer> idle; // the numbers of the connections not in use
+    private final Semaphore idle; // one permit per connection not in use
     private final AtomicInteger inUse = new AtomicInteger(), peakInUse = new AtomicInteger();
 
     /** A pool of {@code connections} to a database that takes {@code latency} per query. */
@@ -33,14 +32,12 @@ public final class SimulatedDatabase implements Database {
         this.connections = connections;
         this.latency = latency;
         this.connectionTimeout = connectionTimeout;
-        this.idle = new ArrayBlockingQueue<>(connections, true);
-        for (int c = 0; c < connections; c++) idle.add(c);
+        this.idle = new Semaphore(connections, true); // first come, first served, as a pool's waiters are
     }
 
     @Override
     public String query(int id) throws SQLTransientConnectionException, InterruptedException {
-        Integer connection = idle.poll(connectionTimeout.toNanos(), TimeUnit.NANOSECONDS);
-        if (connection == null) {
+        if (!idle.tryAcquire(connectionTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
             throw new SQLTransientConnectionException(String.format(
                     "Connection is not available, request timed out after %d ms (total=%d, active=%d)",
                     connectionTimeout.toMillis(), connections, inUse.get()));
@@ -51,7 +48,7 @@ public final class SimulatedDatabase implements Database {
             return "row " + id;
         } finally {
             inUse.decrementAndGet();
-            idle.add(connection);
+            idle.release();
         }
     }
 

@@ -50,38 +50,41 @@ public final class Throttling {
 
     /**
      * Pool time-outs predicted for an unthrottled burst of {@code calls}: the first {@code connections} callers
-     * get connections; a caller that arrived at {@code a} gives up at {@code a + timeout}, and the first
-     * connection comes back at {@code hold}. So when the whole burst arrived within {@code hold − timeout},
-     * exactly {@code calls − connections} time out. A burst that took {@code spreadNanos} to arrive lets late
-     * callers catch returned connections: at most {@code ⌈(spread + timeout) / hold⌉} more waves of
-     * {@code connections}.
+     * get connections, and each connection comes back no earlier than {@code hold}, {@code 2·hold}, … . A caller
+     * still waiting when one comes back takes it; the others give up. So when every caller had given up before
+     * {@code hold} (the last at {@code lastGiveUpNanos}), exactly {@code calls − connections} time out, and when
+     * the last gave up later, at most {@code ⌊lastGiveUp / hold⌋} waves of {@code connections} came back in time.
+     * A caller gives up {@code timeout} after it arrived, later when its thread is woken late on a busy machine.
      *
      * @return {lowest, highest} number of time-outs
      */
-    public static int[] predictedTimeouts(int calls, int connections, Duration timeout, Duration hold, long spreadNanos) {
+    public static int[] predictedTimeouts(int calls, int connections, Duration hold, long lastGiveUpNanos) {
         requireCounts(calls, connections);
         int all = Math.max(0, calls - connections);
-        long w = timeout.toNanos(), h = positive(hold);
-        if (spreadNanos + w < h) return new int[] {all, all};
-        long extraWaves = (spreadNanos + w + h - 1) / h;
+        long extraWaves = Math.max(0, lastGiveUpNanos) / positive(hold);
         return new int[] {(int) Math.max(0, calls - connections * (1 + extraWaves)), all};
     }
 
     /**
-     * Calls accepted from a burst whose callers wait at most {@code maxWait} for one of {@code permits}
-     * permits, each call holding its permit for {@code hold}. Permits come free in waves at hold, 2·hold, …, so
-     * a caller of the burst is served by wave {@code ⌊maxWait / hold⌋} at the latest:
-     * {@code permits · (1 + ⌊maxWait / hold⌋)}. Callers that arrived up to {@code spreadNanos} late give up
-     * later too: at most {@code permits · (1 + ⌊(maxWait + spread) / hold⌋)}.
+     * Calls accepted from a burst whose callers wait at most {@code maxWait} for one of {@code permits} permits,
+     * each call holding its permit for {@code hold}. Permits come free in waves no earlier than hold, 2·hold, …,
+     * so a caller of the burst can still take the waves freed by {@code maxWait}: at least
+     * {@code permits · (1 + ⌊maxWait / hold⌋)}. Callers that arrived late, or were woken late, give up later:
+     * the last at {@code lastGiveUpNanos}, so at most {@code permits · (1 + ⌊lastGiveUp / hold⌋)}.
      *
      * @return {lowest, highest} number of accepted calls
      */
-    public static int[] predictedAccepted(int calls, int permits, Duration maxWait, Duration hold, long spreadNanos) {
+    public static int[] predictedAccepted(int calls, int permits, Duration maxWait, Duration hold, long lastGiveUpNanos) {
         requireCounts(calls, permits);
         long h = positive(hold);
         long waves = 1 + maxWait.toNanos() / h;
-        long most = 1 + (maxWait.toNanos() + Math.max(0, spreadNanos)) / h;
+        long most = 1 + Math.max(maxWait.toNanos(), lastGiveUpNanos) / h;
         return new int[] {(int) Math.min(calls, permits * waves), (int) Math.min(calls, permits * most)};
+    }
+
+    /** When the last call of {@code run} that threw {@code type} gave up, in nanos from the run's start (0 if none did). */
+    public static long lastGiveUpNanos(RunResult run, Class<? extends Throwable> type) {
+        return run.records().stream().filter(r -> threw(r.failure(), type)).mapToLong(r -> r.endNanos()).max().orElse(0);
     }
 
     /** Little's law for a semaphore: {@code permits} calls in flight, each holding its permit {@code hold}: calls per second. */
@@ -126,10 +129,12 @@ public final class Throttling {
 
     /** Calls of {@code run} that threw an exception of exactly this class (by its simple name, as recorded). */
     public static int failedWith(RunResult run, Class<? extends Throwable> type) {
-        String prefix = type.getSimpleName();
-        return (int) run.records().stream()
-                .filter(r -> r.failure() != null && (r.failure().equals(prefix) || r.failure().startsWith(prefix + ":")))
-                .count();
+        return (int) run.records().stream().filter(r -> threw(r.failure(), type)).count();
+    }
+
+    private static boolean threw(String failure, Class<? extends Throwable> type) {
+        String name = type.getSimpleName();
+        return failure != null && (failure.equals(name) || failure.startsWith(name + ":"));
     }
 
     // ------------------------------------------------------------------ the deadlock guard
@@ -323,7 +328,7 @@ public final class Throttling {
                         "002", "50 connections cap concurrency", cap, peak,
                         "queries", note + String.format("; unthrottled: %,d of %,d timed out", timeouts(raw), calls)),
                 new Reproduction("throughput behind Semaphore(50) = 50 / hold", "002", "50 connections cap concurrency",
-                        throughput(cap, hold), thr.throughputPerSecond(), "calls",
+                        throughput(cap, hold), thr.throughputPerSecond(), "calls/s",
                         note + String.format("; throttled: %,d ok, %,d failed%s", thr.count() - thr.failed(), thr.failed(),
                                 tries > 1 ? ", measured on try " + tries : "")));
     }

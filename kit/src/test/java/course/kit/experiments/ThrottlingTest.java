@@ -62,19 +62,20 @@ class ThrottlingTest {
         assertThrows(IllegalArgumentException.class, () -> new SimulatedDatabase(5, Duration.ZERO, WAIT));
         assertThrows(IllegalArgumentException.class, () -> new SimulatedDatabase(5, HOLD, ofMillis(-1)));
         assertThrows(IllegalArgumentException.class, () -> Throttling.drain(10, 0, HOLD));
-        assertThrows(IllegalArgumentException.class, () -> Throttling.predictedTimeouts(-1, 5, WAIT, HOLD, 0));
+        assertThrows(IllegalArgumentException.class, () -> Throttling.predictedTimeouts(-1, 5, HOLD, 0));
         assertThrows(IllegalArgumentException.class, () -> Throttling.throughput(50, Duration.ZERO));
     }
 
     @Test
     void predictionsFollowTheWaves() {
-        // the whole burst within hold − wait: every caller past the pool's size times out
-        assertArrayEquals(new int[] {90, 90}, Throttling.predictedTimeouts(100, 10, WAIT, HOLD, 5_000_000));
-        // a burst spread over 250 ms: late callers may catch up to ⌈(250 + 10) / 200⌉ = 2 more waves
-        assertArrayEquals(new int[] {70, 90}, Throttling.predictedTimeouts(100, 10, WAIT, HOLD, 250_000_000));
-        // T = 2.5 t: waves at 0, t and 2t, 3 × 50; a spread of 0.6 t lets one more wave in
+        // every caller gave up before the first connection came back: every caller past the pool's size timed out
+        assertArrayEquals(new int[] {90, 90}, Throttling.predictedTimeouts(100, 10, HOLD, 150_000_000));
+        // the last gave up at 450 ms: up to ⌊450 / 200⌋ = 2 more waves of 10 came back while someone waited
+        assertArrayEquals(new int[] {70, 90}, Throttling.predictedTimeouts(100, 10, HOLD, 450_000_000));
+        // T = 2.5 t: permits freed at t and 2t, 3 × 50; a caller that gave up at 3.1 t lets one more wave in
         assertArrayEquals(new int[] {150, 150}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 0));
-        assertArrayEquals(new int[] {150, 200}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 60_000_000));
+        assertArrayEquals(new int[] {150, 150}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 290_000_000));
+        assertArrayEquals(new int[] {150, 200}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 310_000_000));
         assertArrayEquals(new int[] {30, 30}, Throttling.predictedAccepted(30, 50, ofMillis(250), ofMillis(100), 0));
         assertEquals(500.0, Throttling.throughput(50, ofMillis(100)), 1e-9);
         var drain = Throttling.drain(500, 50, ofMillis(100));
@@ -96,6 +97,8 @@ class ThrottlingTest {
         RunResult r = rec.stop();
         assertEquals(2, Throttling.timeouts(r));
         assertEquals(1, Throttling.failedWith(r, IllegalStateException.class));
+        assertTrue(Throttling.lastGiveUpNanos(r, SQLTransientConnectionException.class) > 0);
+        assertEquals(0, Throttling.lastGiveUpNanos(r, java.util.concurrent.RejectedExecutionException.class));
         assertEquals(3, r.failed());
     }
 
@@ -103,7 +106,9 @@ class ThrottlingTest {
     void anUnthrottledBurstExhaustsThePool() throws Exception {
         var db = new SimulatedDatabase(10, HOLD, WAIT);
         RunResult r = Throttling.unthrottled("raw", db, 100);
-        int[] range = Throttling.predictedTimeouts(100, 10, WAIT, HOLD, r.lastStartNanos());
+        long gaveUp = Throttling.lastGiveUpNanos(r, SQLTransientConnectionException.class);
+        assertTrue(gaveUp >= WAIT.toNanos(), "last give-up " + gaveUp);
+        int[] range = Throttling.predictedTimeouts(100, 10, HOLD, gaveUp);
         int timeouts = Throttling.timeouts(r);
         assertTrue(timeouts >= range[0] && timeouts <= range[1], "time-outs " + timeouts);
         assertTrue(timeouts > 0);
