@@ -51,17 +51,18 @@ public final class Throttling {
     /**
      * Pool time-outs predicted for an unthrottled burst of {@code calls}: the first {@code connections} callers
      * get connections, and each connection comes back no earlier than {@code hold}, {@code 2·hold}, … . A caller
-     * still waiting when one comes back takes it; the others give up. So when every caller had given up before
-     * {@code hold} (the last at {@code lastGiveUpNanos}), exactly {@code calls − connections} time out, and when
-     * the last gave up later, at most {@code ⌊lastGiveUp / hold⌋} waves of {@code connections} came back in time.
-     * A caller gives up {@code timeout} after it arrived, later when its thread is woken late on a busy machine.
+     * still waiting when one comes back takes it; the others give up. So when no caller was still waiting at
+     * {@code hold} (the last waited until {@code lastWaitNanos}, see {@link #lastWaitNanos}), exactly
+     * {@code calls − connections} time out; otherwise at most {@code ⌊lastWait / hold⌋} waves of
+     * {@code connections} came back in time. A caller gives up {@code timeout} after it arrived, later when its
+     * thread is woken late on a busy machine.
      *
      * @return {lowest, highest} number of time-outs
      */
-    public static int[] predictedTimeouts(int calls, int connections, Duration hold, long lastGiveUpNanos) {
+    public static int[] predictedTimeouts(int calls, int connections, Duration hold, long lastWaitNanos) {
         requireCounts(calls, connections);
         int all = Math.max(0, calls - connections);
-        long extraWaves = Math.max(0, lastGiveUpNanos) / positive(hold);
+        long extraWaves = Math.max(0, lastWaitNanos) / positive(hold);
         return new int[] {(int) Math.max(0, calls - connections * (1 + extraWaves)), all};
     }
 
@@ -69,22 +70,31 @@ public final class Throttling {
      * Calls accepted from a burst whose callers wait at most {@code maxWait} for one of {@code permits} permits,
      * each call holding its permit for {@code hold}. Permits come free in waves no earlier than hold, 2·hold, …,
      * so a caller of the burst can still take the waves freed by {@code maxWait}: at least
-     * {@code permits · (1 + ⌊maxWait / hold⌋)}. Callers that arrived late, or were woken late, give up later:
-     * the last at {@code lastGiveUpNanos}, so at most {@code permits · (1 + ⌊lastGiveUp / hold⌋)}.
+     * {@code permits · (1 + ⌊maxWait / hold⌋)}. Callers that arrived late, or were woken late, wait longer: if
+     * the last waited until {@code lastWaitNanos}, at most {@code permits · (1 + ⌊lastWait / hold⌋)}.
      *
      * @return {lowest, highest} number of accepted calls
      */
-    public static int[] predictedAccepted(int calls, int permits, Duration maxWait, Duration hold, long lastGiveUpNanos) {
+    public static int[] predictedAccepted(int calls, int permits, Duration maxWait, Duration hold, long lastWaitNanos) {
         requireCounts(calls, permits);
         long h = positive(hold);
         long waves = 1 + maxWait.toNanos() / h;
-        long most = 1 + Math.max(maxWait.toNanos(), lastGiveUpNanos) / h;
+        long most = 1 + Math.max(maxWait.toNanos(), lastWaitNanos) / h;
         return new int[] {(int) Math.min(calls, permits * waves), (int) Math.min(calls, permits * most)};
     }
 
-    /** When the last call of {@code run} that threw {@code type} gave up, in nanos from the run's start (0 if none did). */
-    public static long lastGiveUpNanos(RunResult run, Class<? extends Throwable> type) {
-        return run.records().stream().filter(r -> threw(r.failure(), type)).mapToLong(r -> r.endNanos()).max().orElse(0);
+    /**
+     * The last moment a caller of {@code run} was still waiting, in nanos from the run's start: the later of the
+     * last give-up (the end of a call that threw {@code gaveUp}) and the last grant (a call that returned got its
+     * connection or permit at least {@code hold} before its end). Every grant happened by then.
+     */
+    public static long lastWaitNanos(RunResult run, Class<? extends Throwable> gaveUp, Duration hold) {
+        long h = positive(hold), last = 0;
+        for (var r : run.records()) {
+            if (threw(r.failure(), gaveUp)) last = Math.max(last, r.endNanos());
+            else if (r.ok()) last = Math.max(last, r.endNanos() - h);
+        }
+        return last;
     }
 
     /** Little's law for a semaphore: {@code permits} calls in flight, each holding its permit {@code hold}: calls per second. */
