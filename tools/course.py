@@ -130,7 +130,7 @@ def find_maven() -> str:
 # ---------------------------------------------------------------------------------------------- build and setup
 
 def source_fingerprint() -> str:
-    """A hash of every file the Maven build reads, so that an unchanged tree skips the build."""
+    """A hash of the contents of every file the Maven build reads, so that an unchanged tree skips the build."""
     h = hashlib.sha256()
     files = [ROOT / "pom.xml"]
     for module in ["kit", "kernel", "grader"]:
@@ -141,9 +141,10 @@ def source_fingerprint() -> str:
     # it is built: a learner's edit must neither trigger a rebuild nor reach those copies. Only the exercise
     # poms feed this build. (After changing an exercise's tests on purpose: ./course setup --rebuild.)
     files += sorted((ROOT / "exercises").glob("**/pom.xml"))
+    # Contents, not file times: an image layer keeps contents but cuts times to whole seconds (and a copy
+    # or a checkout may change them), and a pulled, already built course must not build again.
     for p in sorted(files):
-        st = p.stat()
-        h.update(f"{p.relative_to(ROOT)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        h.update(f"{p.relative_to(ROOT).as_posix()}\0{hashlib.sha256(p.read_bytes()).hexdigest()}\n".encode())
     return h.hexdigest()
 
 
@@ -186,6 +187,57 @@ def user_kernels_dir() -> Path:
     return Path(base) / "jupyter" / "kernels"
 
 
+def jupyter_kernel_dirs() -> tuple[list[Path], list[Path]] | None:
+    """The folders Jupyter searches for kernelspecs, in its order, and the user's own ones, as the Python that
+    runs Jupyter sees them (its prefix, e.g. $CONDA_DIR, is one of them); None where no Python has Jupyter.
+    The user's own folders are Jupyter's data folder and Python's user site (~/.local/share/jupyter)."""
+    code = ("import json, site; from jupyter_core.paths import jupyter_path, jupyter_data_dir; "
+            "print(json.dumps([jupyter_path('kernels'), [jupyter_data_dir(), site.getuserbase() + '/share/jupyter']]))")
+    for py in (sys.executable, shutil.which("python3") or "", "/usr/bin/python3"):
+        if not py:
+            continue
+        try:
+            r = subprocess.run([py, "-c", code], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if r.returncode == 0:
+            dirs, own = json.loads(r.stdout)
+            return [Path(d) for d in dirs], [Path(d) / "kernels" for d in own]
+    return None
+
+
+def installed_kernelspec() -> tuple[Path | None, Path]:
+    """A kernelspec of the course's name in a system or prefix folder (the image's $CONDA_DIR/share/jupyter),
+    or None; and the user's kernelspec folder."""
+    found = jupyter_kernel_dirs()
+    if found is None:
+        return None, user_kernels_dir()
+    dirs, own = found
+    own = [d.resolve() for d in own]
+    for d in dirs:
+        spec = d / kernelspec.NAME
+        if (spec / "kernel.json").is_file() and d.resolve() not in own:
+            return spec, own[0]
+    return None, own[0]
+
+
+def use_installed_kernelspec(installed: Path, user: Path, jars: list[Path]) -> None:
+    """The course's kernel is already installed outside $HOME: use it, and let no user copy hide it."""
+    copy = user / kernelspec.NAME
+    if copy.exists():
+        if kernelspec.is_course_kernelspec(copy):
+            shutil.rmtree(copy)
+            say(f"removed the older user copy of the kernel, {copy}: Jupyter looks in your own folder first, "
+                f"so it hid the course's kernel in {installed}, which is used from now on")
+        else:
+            say(f"warning: {copy} has the course kernel's name but was not written by ./course; it hides the "
+                f"course's kernel in {installed}. Remove it with: rm -r '{copy}'")
+    say(f"kernel '{kernelspec.NAME}' installed in {installed}: using it (no user copy written)")
+    if not kernelspec.has_jars(installed, jars):
+        say(f"note: that kernel runs other jars than this copy's build; `./course setup --prefix "
+            f"{installed.parents[3]}` updates it")
+
+
 def cmd_setup(args) -> int:
     jdk = find_jdk()
     say(f"JDK {java_major(jdk)} at {jdk}")
@@ -193,7 +245,15 @@ def cmd_setup(args) -> int:
     jars = kernel_jars()
     if not jars:
         fail("the build produced no jars")
-    kernels = Path(args.prefix).resolve() / "share" / "jupyter" / "kernels" if args.prefix else user_kernels_dir()
+    if args.prefix:
+        kernels = Path(args.prefix).resolve() / "share" / "jupyter" / "kernels"
+    else:
+        # One kernelspec wins: one installed with the course (the image's, in $CONDA_DIR) is used as it is;
+        # a user copy on the home volume would hide it and outlive image updates.
+        installed, kernels = installed_kernelspec()
+        if installed is not None:
+            use_installed_kernelspec(installed, kernels, jars)
+            return 0
     spec_dir, changed = kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT)
     say(f"kernel '{kernelspec.NAME}' ({kernelspec.DISPLAY_NAME}) {'written to' if changed else 'up to date in'} {spec_dir}")
     return 0

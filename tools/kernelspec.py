@@ -114,3 +114,20 @@ def write(kernels_dir: Path, java: Path, jars: list[Path], course_home: Path) ->
         shutil.copy2(logo, spec_dir / logo.name)
     os.chmod(spec_dir, 0o755)
     return spec_dir, changed
+
+
+def is_course_kernelspec(spec_dir: Path) -> bool:
+    """Whether ``spec_dir`` holds a kernelspec that ``write`` made (and may therefore be replaced)."""
+    try:
+        spec = json.loads((spec_dir / "kernel.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return MAIN_CLASS in spec.get("argv", []) or "-Dcourse.kernel=" + NAME in spec.get("argv", [])
+
+
+def has_jars(spec_dir: Path, jars: list[Path]) -> bool:
+    """Whether the kernelspec's lib/ holds exactly ``jars``, byte for byte."""
+    lib = spec_dir / "lib"
+    if not lib.is_dir() or {p.name for p in lib.glob("*.jar")} != {j.name for j in jars}:
+        return False
+    return all(filecmp.cmp(j, lib / j.name, shallow=False) for j in jars)
