@@ -206,25 +206,26 @@ def jupyter_kernel_dirs() -> tuple[list[Path], list[Path]] | None:
     return None
 
 
-def installed_kernelspec() -> tuple[Path | None, Path]:
+def installed_kernelspec() -> tuple[Path | None, list[Path]]:
     """A kernelspec of the course's name in a system or prefix folder (the image's $CONDA_DIR/share/jupyter),
-    or None; and the user's kernelspec folder."""
+    or None; and the user's own kernelspec folders (the first is where `./course setup` writes)."""
     found = jupyter_kernel_dirs()
     if found is None:
-        return None, user_kernels_dir()
+        return None, [user_kernels_dir()]
     dirs, own = found
-    own = [d.resolve() for d in own]
+    resolved = [d.resolve() for d in own]
     for d in dirs:
         spec = d / kernelspec.NAME
-        if (spec / "kernel.json").is_file() and d.resolve() not in own:
-            return spec, own[0]
-    return None, own[0]
+        if (spec / "kernel.json").is_file() and d.resolve() not in resolved:
+            return spec, own
+    return None, own
 
 
-def use_installed_kernelspec(installed: Path, user: Path, jars: list[Path]) -> None:
+def use_installed_kernelspec(installed: Path, own: list[Path], jars: list[Path]) -> None:
     """The course's kernel is already installed outside $HOME: use it, and let no user copy hide it."""
-    copy = user / kernelspec.NAME
-    if copy.exists():
+    for copy in dict.fromkeys(d / kernelspec.NAME for d in own):
+        if not copy.exists():
+            continue
         if kernelspec.is_course_kernelspec(copy):
             shutil.rmtree(copy)
             say(f"removed the older user copy of the kernel, {copy}: Jupyter looks in your own folder first, "
@@ -250,10 +251,11 @@ def cmd_setup(args) -> int:
     else:
         # One kernelspec wins: one installed with the course (the image's, in $CONDA_DIR) is used as it is;
         # a user copy on the home volume would hide it and outlive image updates.
-        installed, kernels = installed_kernelspec()
+        installed, own = installed_kernelspec()
         if installed is not None:
-            use_installed_kernelspec(installed, kernels, jars)
+            use_installed_kernelspec(installed, own, jars)
             return 0
+        kernels = own[0]
     spec_dir, changed = kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT)
     say(f"kernel '{kernelspec.NAME}' ({kernelspec.DISPLAY_NAME}) {'written to' if changed else 'up to date in'} {spec_dir}")
     return 0
