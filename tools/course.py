@@ -239,6 +239,17 @@ def use_installed_kernelspec(installed: Path, own: list[Path], jars: list[Path])
             f"{installed.parents[3]}` updates it")
 
 
+def aot_python() -> str | None:
+    """A Python with jupyter_client, to drive the kernel's AOT training run; None when there is none, or
+    when COURSE_AOT=off."""
+    if os.environ.get("COURSE_AOT", "").lower() in ("off", "0", "no", "false"):
+        return None
+    for py in (sys.executable, shutil.which("python3") or "", "/usr/bin/python3"):
+        if py and has_modules(py, ["jupyter_client"]):
+            return py
+    return None
+
+
 def cmd_setup(args) -> int:
     jdk = find_jdk()
     say(f"JDK {java_major(jdk)} at {jdk}")
@@ -256,7 +267,14 @@ def cmd_setup(args) -> int:
             use_installed_kernelspec(installed, own, jars)
             return 0
         kernels = own[0]
-    spec_dir, changed = kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT)
+    train_with = aot_python()
+    spec_dir, changed = kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT, aot=train_with is not None)
+    if train_with and not (spec_dir / kernelspec.AOT_CACHE).exists():
+        say("training the kernel's ahead-of-time cache (one run of a few cells)…")
+        r = subprocess.run([train_with, str(TOOLS / "kernel_aot.py"), str(spec_dir)])
+        if r.returncode != 0:
+            kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT, aot=False)
+            say("warning: no AOT cache (see above); the kernel starts without it, a little slower")
     say(f"kernel '{kernelspec.NAME}' ({kernelspec.DISPLAY_NAME}) {'written to' if changed else 'up to date in'} {spec_dir}")
     return 0
 
@@ -503,6 +521,13 @@ def java_main(module: str, artifact: str, main_class: str, argv: list[str]) -> i
                            "-cp", cp, main_class, *argv], cwd=ROOT, env=java_env(jdk)).returncode
 
 
+def cmd_bench(args, rest: list[str]) -> int:
+    """Benchmarks print figures and assert nothing; `kernel` compares the course kernel with ipykernel."""
+    cmd_setup(argparse.Namespace(prefix=None))
+    py = jupyter_python()
+    return subprocess.run([py, str(TOOLS / "kernel_bench.py"), *rest]).returncode
+
+
 def cmd_reproduce(args, rest: list[str]) -> int:
     return java_main("kit", "course-kit", "course.kit.cli.Reproduce",
                      ["--scale", args.scale, "--out", str(Path(args.out).resolve()), *rest])
@@ -533,9 +558,13 @@ def main(argv: list[str]) -> int:
     s.add_argument("--scale", choices=["quick", "full"], default=os.environ.get("COURSE_SCALE", "full"))
     s.add_argument("--out", default=str(ROOT / "target"), help="folder for reproduction.md and .csv (default: target/)")
     sub.add_parser("grade", help="grade the exercises (./course grade --help for options)")
+    s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel)")
+    s.add_argument("what", choices=["kernel"])
     args, rest = p.parse_known_args(argv)
     if args.cmd == "reproduce":
         return cmd_reproduce(args, rest)
+    if args.cmd == "bench":
+        return cmd_bench(args, rest)
     if rest:
         p.error("unrecognized arguments: " + " ".join(rest))
     return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test}[args.cmd](args)
