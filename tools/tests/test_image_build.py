@@ -66,7 +66,8 @@ def offline_env(base: Path, repo: Path) -> tuple[dict, Path]:
     home = maven_home(base, "http://127.0.0.1:9/no-network", offline=True)
     bin_dir, log = mvn_recorder(base)
     env = dict(os.environ)
-    env.update(MAVEN_OPTS=f"-Dmaven.repo.local={repo} -Duser.home={home}", MAVEN_ARGS="--offline",
+    # COURSE_AOT=off: the kernel's AOT training run is not what these tests are about (test_setup_prefix.py).
+    env.update(MAVEN_OPTS=f"-Dmaven.repo.local={repo} -Duser.home={home}", MAVEN_ARGS="--offline", COURSE_AOT="off",
                HOME=str(home), JUPYTER_DATA_DIR=str(base / "jupyter-data"),
                PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     env.pop("JUPYTER_PATH", None)

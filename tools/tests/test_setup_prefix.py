@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -147,7 +148,7 @@ def env_prefix(tmp_path_factory) -> dict:
                            capture_output=True, text=True, timeout=60)
     if probe.returncode != 0:
         pytest.skip(f"a virtual environment of this Python cannot see Jupyter: {probe.stderr[-300:]}")
-    env = dict(os.environ, JUPYTER_DATA_DIR=str(base / "unused"))
+    env = dict(os.environ, JUPYTER_DATA_DIR=str(base / "unused"), COURSE_AOT="off")  # AOT: tested above
     env.pop("JUPYTER_PATH", None)
     r = subprocess.run([str(ROOT / "course"), "setup", "--prefix", str(venv)], cwd=ROOT, env=env,
                        capture_output=True, text=True, timeout=1200)
@@ -159,7 +160,7 @@ def env_prefix(tmp_path_factory) -> dict:
 
 def course_env(env_prefix: dict, user_data: Path, in_env: bool = True) -> dict:
     # HOME too: Jupyter also searches Python's user site (~/.local/share/jupyter), which is the learner's own.
-    env = dict(os.environ, JUPYTER_DATA_DIR=str(user_data), HOME=str(user_data / "home"))
+    env = dict(os.environ, JUPYTER_DATA_DIR=str(user_data), HOME=str(user_data / "home"), COURSE_AOT="off")
     env.pop("JUPYTER_PATH", None)
     if in_env:  # ./course and Jupyter run on the environment's Python, as in the image
         env["COURSE_PYTHON"] = str(env_prefix["python"])
@@ -221,3 +222,50 @@ def test_a_user_kernel_not_written_by_the_course_is_kept_and_named(env_prefix):
     assert (own / "kernel.json").is_file(), "a kernelspec that ./course did not write was removed"
     assert f"warning: {own} has the course kernel's name but was not written by ./course" in r.stdout
     assert f"rm -r '{own}'" in r.stdout
+
+
+# ------------------------------------------------------------------------------------------------ AOT cache
+
+def jvm_aot_log(spec: dict) -> str:
+    """What the kernel's JVM says about its AOT cache when it starts (the launcher's usage run: no kernel)."""
+    argv = [a for a in spec["argv"] if a != "{connection_file}"]
+    at = argv.index("-Xlog:all=warning:stderr") + 1
+    argv = argv[:at] + ["-Xlog:aot=info:stderr"] + argv[at:]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    return r.stderr
+
+
+def test_setup_trains_an_aot_cache_that_the_kernel_maps(prefix):
+    spec = kernel_json(prefix)
+    cache = spec_dir(prefix) / "kernel.aot"
+    assert f"-XX:AOTCache={cache.resolve()}" in spec["argv"]
+    assert cache.is_file() and cache.stat().st_size > 1_000_000
+    log = jvm_aot_log(spec)
+    assert "Opened AOT cache" in log and "[error]" not in log, log[-2000:]
+
+
+@pytest.mark.parametrize("how", ["other jars than at training", "not an AOT cache"])
+def test_a_stale_aot_cache_is_refused_and_the_kernel_runs_without_it(prefix, tmp_path, how, monkeypatch):
+    sys.path.insert(0, str(ROOT / "tools"))
+    from kernel_tools import Kernel
+    kernels = tmp_path / "share" / "jupyter" / "kernels"
+    copy = kernels / KERNEL
+    shutil.copytree(spec_dir(prefix), copy)
+    spec = kernel_json(prefix)
+    # The copy's kernel.json names the copy's jars and cache (the JVM checks the paths it was trained with).
+    text = json.dumps(spec).replace(str(spec_dir(prefix).resolve()), str(copy.resolve()))
+    (copy / "kernel.json").write_text(text)
+    if how == "not an AOT cache":
+        (copy / "kernel.aot").write_bytes(b"\0" * 4096)
+    else:  # the cache of another folder's jars, one of them changed since
+        shutil.copy2(spec_dir(prefix) / "kernel.aot", copy / "kernel.aot")
+        jar = next((copy / "lib").glob("course-kit-*.jar"))
+        os.utime(jar, (jar.stat().st_atime, jar.stat().st_mtime + 86400))
+    copied = json.loads(text)
+    log = jvm_aot_log(copied)
+    assert "[error][aot]" in log, f"the JVM took a cache that does not match ({how}):\n{log[-2000:]}"
+
+    monkeypatch.setenv("JUPYTER_PATH", str(kernels.parent))
+    with Kernel() as k:
+        r = k.execute('System.out.println(6 * 7);')
+    assert r.ok and r.stdout == "42\n" and r.stderr == "", (r.stdout, r.stderr, r.error_text)
