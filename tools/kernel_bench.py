@@ -71,7 +71,8 @@ def cold_start(name: str, timeout: float = 60.0) -> tuple[float, float]:
 def profiled_manager(name: str, jfr: Path) -> KernelManager:
     """A manager for kernel ``name`` whose JVM records a JFR profile (sampling every 10 ms) into ``jfr``."""
     spec = KernelSpecManager().get_kernel_spec(name)
-    argv = list(spec.argv)
+    # JFR adds a module to the JVM, which therefore refuses the AOT cache: the profiled kernel starts without it.
+    argv = [a for a in spec.argv if not a.startswith("-XX:AOTCache=")]
     argv.insert(1, f"-XX:StartFlightRecording=filename={jfr},settings=profile,dumponexit=true")
     tmp = Path(tempfile.mkdtemp()) / "kernels"
     (tmp / name).mkdir(parents=True)
