@@ -31,8 +31,11 @@ RUN apt-get update --yes && \
 # and any terminal use JDK 25 even where the conda environment is not activated (Dockerfile RUN
 # steps, JupyterHub's single-user server). MAVEN_OPTS points every user's Maven at the shared,
 # pre-filled repository outside $HOME, so grading works with no network and survives a home volume.
+# COURSE_PRISTINE_HOME names the image's own copy as the pristine one: a learner who edits a test in
+# ~/work is graded with the course's test (the image has no git history to restore it from).
 ENV JAVA_HOME="${CONDA_DIR}/lib/jvm" \
     VTHREADS_COURSE=/opt/vthreads-course \
+    COURSE_PRISTINE_HOME=/opt/vthreads-course \
     MAVEN_OPTS="-Dmaven.repo.local=/opt/m2/repository"
 
 RUN mkdir -p /opt/vthreads-course /opt/m2/repository && \

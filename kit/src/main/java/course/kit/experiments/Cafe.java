@@ -189,13 +189,13 @@ public final class Cafe {
     }
 
     /**
-     * This JVM's options that shape a run's timing: heap size ({@code -Xmx}, {@code -Xms}, {@code -Xmn}), the
+     * This JVM's options that shape a run's timing: heap size ({@code -Xmx}, {@code -Xms}, {@code -Xmn}, {@code -XX:MaxRAMPercentage}), the
      * garbage collector ({@code -XX:+Use…GC}), assertions and preview features. A child started with them has the
      * same heap and GC.
      */
     public static List<String> sameJvmOptions() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("-Xmx") || a.startsWith("-Xms") || a.startsWith("-Xmn")
+                .filter(a -> a.startsWith("-Xmx") || a.startsWith("-Xms") || a.startsWith("-Xmn") || a.startsWith("-XX:MaxRAM")
                         || a.matches("-XX:\\+Use\\w*GC") || a.equals("-ea") || a.equals("--enable-preview"))
                 .toList();
     }
