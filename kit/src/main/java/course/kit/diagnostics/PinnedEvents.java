@@ -131,11 +131,14 @@ public final class PinnedEvents implements AutoCloseable {
         return e.hasField(field) ? String.valueOf(e.getString(field)) : "";
     }
 
-    /** {@code REPL.$JShell$12$Config} (a class declared in a notebook cell) reads as {@code Config}. */
+    /**
+     * {@code REPL.$JShell$12$Config} (a class declared in a notebook cell) reads as {@code Config}, and
+     * {@code REPL.$JShell$26} (a cell's own code) as {@code cell}.
+     */
     static String shortType(String type) {
         if (type.startsWith("REPL.")) {
-            int i = type.lastIndexOf('$');
-            return i >= 0 ? type.substring(i + 1) : type.substring(5);
+            String last = type.substring(type.lastIndexOf('$') + 1);
+            return last.isEmpty() || last.chars().allMatch(Character::isDigit) ? "cell" : last;
         }
         return type;
     }

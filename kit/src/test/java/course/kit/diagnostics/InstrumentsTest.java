@@ -10,7 +10,6 @@ import java.io.FileInputStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -98,24 +97,45 @@ class InstrumentsTest {
     }
 
     @Test
-    void aFifoReaderGetsWhatTheWriterWritesAndTheFifoIsDeleted() throws Exception {
+    void aFifoFeedsReadersDrainsWritersAndEndsBlockedReadersWhenClosed() throws Exception {
         java.nio.file.Path path;
-        try (var fifo = Fifo.create(); var writer = new RandomAccessFile(fifo.path().toFile(), "rw")) {
+        var got = new java.util.concurrent.ConcurrentLinkedQueue<Integer>();
+        Thread fed, ended, writer;
+        try (var fifo = Fifo.create()) {
             path = fifo.path();
-            var got = new ArrayList<Integer>();
-            Thread reader = Thread.ofVirtual().start(() -> {
-                try (var in = new FileInputStream(fifo.path().toFile())) {
-                    got.add(in.read());
+            fed = Thread.ofVirtual().start(() -> got.add(readOne(fifo)));
+            fifo.write(1);
+            fed.join();
+            writer = Thread.ofVirtual().start(() -> {
+                try (var out = new RandomAccessFile(fifo.file(), "rws")) {
+                    out.write(new byte[100_000]); // more than the pipe holds: blocks until drained
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            writer.write(7);
-            reader.join();
-            assertEquals(List.of(7), got);
+            fifo.drain(100_000);
+            writer.join();
+            var opened = new FileInputStream(fifo.file()); // opened before the FIFO closes
+            ended = Thread.ofVirtual().start(() -> {
+                try (opened) {
+                    got.add(opened.read());
+                } catch (java.io.IOException e) {
+                    got.add(-2);
+                }
+            });
         }
+        ended.join();
+        assertEquals(List.of(0, -1), List.copyOf(got), "one byte fed, then the end of the file");
         assertFalse(Files.exists(path));
         assertFalse(Files.exists(path.getParent()));
+    }
+
+    private static int readOne(Fifo fifo) {
+        try (var in = new FileInputStream(fifo.file())) {
+            return in.read();
+        } catch (java.io.IOException e) {
+            return -2;
+        }
     }
 
     @Test

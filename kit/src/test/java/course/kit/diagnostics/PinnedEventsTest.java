@@ -104,6 +104,7 @@ class PinnedEventsTest {
     @Test
     void replShortNames() {
         assertEquals("Config", PinnedEvents.shortType("REPL.$JShell$12$Config"));
+        assertEquals("cell", PinnedEvents.shortType("REPL.$JShell$26"));
         assertEquals("java.lang.Thread", PinnedEvents.shortType("java.lang.Thread"));
     }
 }
