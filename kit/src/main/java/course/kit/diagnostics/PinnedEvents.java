@@ -124,7 +124,9 @@ public final class PinnedEvents implements AutoCloseable {
                 frames.add(shortType(type) + "." + f.getMethod().getName() + ":" + f.getLineNumber());
             }
         }
-        return new Pin(thread, e.getDuration(), text(e, "pinnedReason"), text(e, "blockingOperation"), frames);
+        // A class declared in a notebook cell is REPL.$JShell$26$Config to the JVM: say Config.
+        String reason = text(e, "pinnedReason").replaceAll("REPL\\.\\$JShell\\$\\d+\\$", "");
+        return new Pin(thread, e.getDuration(), reason, text(e, "blockingOperation"), frames);
     }
 
     private static String text(RecordedEvent e, String field) {
