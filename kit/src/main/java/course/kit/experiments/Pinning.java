@@ -129,6 +129,6 @@ public final class Pinning {
                         "the initialising thread and one waiter per other carrier"),
                 new Reproduction(String.format("carriers while %d virtual threads block writing a pipe in \"rws\" mode", writers),
                         "JDK 25", "the scheduler compensates", carriers + writers, peak, "carriers",
-                        "parallelism " + carriers + " + one per blocked writer"));
+                        "parallelism " + carriers + " + up to one per blocked writer: the most the scheduler may add"));
     }
 }
