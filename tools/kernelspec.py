@@ -50,6 +50,9 @@ JVM_OPTIONS = [
     "-Dstdout.encoding=UTF-8",
     # Tablesaw's classgraph calls sun.misc.Unsafe; JDK 24+ would warn about it on the kernel's stderr.
     "--sun-misc-unsafe-memory-access=allow",
+    # Notebook 06 calls C's qsort through the Foreign Function & Memory API (the kit's NativeSort); a restricted
+    # method such as Linker.downcallHandle would otherwise warn on the kernel's stderr.
+    "--enable-native-access=ALL-UNNAMED",
 ]
 
 # The kernel's ahead-of-time cache (JDK 25, JEP 483/514/515), written into the kernelspec folder by a

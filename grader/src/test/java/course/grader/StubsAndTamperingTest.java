@@ -33,8 +33,8 @@ class StubsAndTamperingTest {
     @Test
     void theStubsScoreZeroOutOfTheFullMaximum() {
         assertEquals(0, stubs.score(), "score of the stubs");
-        assertEquals(61, stubs.maxScore(), "max score of the five exercises");
-        assertEquals(5, stubs.exercises().size(), "exercises graded");
+        assertEquals(71, stubs.maxScore(), "max score of the six exercises");
+        assertEquals(6, stubs.exercises().size(), "exercises graded");
         stubs.exercises().forEach(e -> assertTrue(e.problems().isEmpty(), "the stubs compile: " + e.problems()));
     }
 
@@ -107,12 +107,12 @@ class StubsAndTamperingTest {
         stubs.writeJson(file);
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertEquals(0, json.get("score").asInt(), "score");
-        assertEquals(61, json.get("max_score").asInt(), "max_score");
+        assertEquals(71, json.get("max_score").asInt(), "max_score");
         assertTrue(json.get("output").asText().contains("course's own tests"), "output names the tests used");
         assertEquals("md", json.get("output_format").asText(), "output_format");
         assertFalse(json.has("leaderboard"), "no leaderboard unless asked for");
         assertTrue(json.has("execution_time"), "execution_time");
-        assertEquals(38, json.get("tests").size(), "tests");
+        assertEquals(45, json.get("tests").size(), "tests");
         for (JsonNode t : json.get("tests")) {
             assertEquals(Set.of("name", "number", "score", "max_score", "status", "output", "visibility"),
                     Set.copyOf(iterate(t.fieldNames())), "fields of " + t);
@@ -127,9 +127,9 @@ class StubsAndTamperingTest {
     @Test
     void theNotebookTableHasOneRowPerTest() {
         Table table = stubs.toTable();
-        assertEquals(38, table.rowCount(), "rows");
+        assertEquals(45, table.rowCount(), "rows");
         assertEquals(List.of("Exercise", "Test", "Points", "Max", "Result", "Message"), table.columnNames());
-        assertEquals(61, (int) table.intColumn("Max").sum(), "sum of Max");
+        assertEquals(71, (int) table.intColumn("Max").sum(), "sum of Max");
         assertTrue(table.name().startsWith("Total: 0/61 points"), table.name());
     }
 
