@@ -81,7 +81,7 @@ def run(tmp_path_factory):
 
 def test_fixtures_are_committed_without_outputs():
     names = sorted(p.stem for p in FIXTURES.glob("*.ipynb"))
-    assert names == ["cell-throws", "check-fails", "good", "writes-stderr"]
+    assert names == ["cell-throws", "check-fails", "exercise-live", "good", "writes-stderr"]
     for p in FIXTURES.glob("*.ipynb"):
         nb = nbformat.read(p, as_version=4)
         nbformat.validate(nb)
