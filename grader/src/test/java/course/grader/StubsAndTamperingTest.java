@@ -33,8 +33,8 @@ class StubsAndTamperingTest {
     @Test
     void theStubsScoreZeroOutOfTheFullMaximum() {
         assertEquals(0, stubs.score(), "score of the stubs");
-        assertEquals(61, stubs.maxScore(), "max score of the five exercises");
-        assertEquals(5, stubs.exercises().size(), "exercises graded");
+        assertEquals(76, stubs.maxScore(), "max score of the six exercises");
+        assertEquals(6, stubs.exercises().size(), "exercises graded");
         stubs.exercises().forEach(e -> assertTrue(e.problems().isEmpty(), "the stubs compile: " + e.problems()));
     }
 
@@ -84,10 +84,10 @@ class StubsAndTamperingTest {
         stubs.writeJson(file);
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertEquals(0, json.get("score").asInt(), "score");
-        assertEquals(61, json.get("max_score").asInt(), "max_score");
+        assertEquals(76, json.get("max_score").asInt(), "max_score");
         assertTrue(json.get("output").asText().contains("course's own tests"), "output names the tests used");
         assertTrue(json.has("execution_time"), "execution_time");
-        assertEquals(38, json.get("tests").size(), "tests");
+        assertEquals(46, json.get("tests").size(), "tests");
         for (JsonNode t : json.get("tests")) {
             assertEquals(Set.of("name", "score", "max_score", "status", "output", "visibility"),
                     Set.copyOf(iterate(t.fieldNames())), "fields of " + t);
