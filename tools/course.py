@@ -130,7 +130,7 @@ def find_maven() -> str:
 # ---------------------------------------------------------------------------------------------- build and setup
 
 def source_fingerprint() -> str:
-    """A hash of every file the Maven build reads, so that an unchanged tree skips the build."""
+    """A hash of the contents of every file the Maven build reads, so that an unchanged tree skips the build."""
     h = hashlib.sha256()
     files = [ROOT / "pom.xml"]
     for module in ["kit", "kernel", "grader"]:
@@ -141,9 +141,10 @@ def source_fingerprint() -> str:
     # it is built: a learner's edit must neither trigger a rebuild nor reach those copies. Only the exercise
     # poms feed this build. (After changing an exercise's tests on purpose: ./course setup --rebuild.)
     files += sorted((ROOT / "exercises").glob("**/pom.xml"))
+    # Contents, not file times: an image layer keeps contents but cuts times to whole seconds (and a copy
+    # or a checkout may change them), and a pulled, already built course must not build again.
     for p in sorted(files):
-        st = p.stat()
-        h.update(f"{p.relative_to(ROOT)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        h.update(f"{p.relative_to(ROOT).as_posix()}\0{hashlib.sha256(p.read_bytes()).hexdigest()}\n".encode())
     return h.hexdigest()
 
 
@@ -186,6 +187,69 @@ def user_kernels_dir() -> Path:
     return Path(base) / "jupyter" / "kernels"
 
 
+def jupyter_kernel_dirs() -> tuple[list[Path], list[Path]] | None:
+    """The folders Jupyter searches for kernelspecs, in its order, and the user's own ones, as the Python that
+    runs Jupyter sees them (its prefix, e.g. $CONDA_DIR, is one of them); None where no Python has Jupyter.
+    The user's own folders are Jupyter's data folder and Python's user site (~/.local/share/jupyter)."""
+    code = ("import json, site; from jupyter_core.paths import jupyter_path, jupyter_data_dir; "
+            "print(json.dumps([jupyter_path('kernels'), [jupyter_data_dir(), site.getuserbase() + '/share/jupyter']]))")
+    for py in (sys.executable, shutil.which("python3") or "", "/usr/bin/python3"):
+        if not py:
+            continue
+        try:
+            r = subprocess.run([py, "-c", code], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if r.returncode == 0:
+            dirs, own = json.loads(r.stdout)
+            return [Path(d) for d in dirs], [Path(d) / "kernels" for d in own]
+    return None
+
+
+def installed_kernelspec() -> tuple[Path | None, list[Path]]:
+    """A kernelspec of the course's name in a system or prefix folder (the image's $CONDA_DIR/share/jupyter),
+    or None; and the user's own kernelspec folders (the first is where `./course setup` writes)."""
+    found = jupyter_kernel_dirs()
+    if found is None:
+        return None, [user_kernels_dir()]
+    dirs, own = found
+    resolved = [d.resolve() for d in own]
+    for d in dirs:
+        spec = d / kernelspec.NAME
+        if (spec / "kernel.json").is_file() and d.resolve() not in resolved:
+            return spec, own
+    return None, own
+
+
+def use_installed_kernelspec(installed: Path, own: list[Path], jars: list[Path]) -> None:
+    """The course's kernel is already installed outside $HOME: use it, and let no user copy hide it."""
+    for copy in dict.fromkeys(d / kernelspec.NAME for d in own):
+        if not copy.exists():
+            continue
+        if kernelspec.is_course_kernelspec(copy):
+            shutil.rmtree(copy)
+            say(f"removed the older user copy of the kernel, {copy}: Jupyter looks in your own folder first, "
+                f"so it hid the course's kernel in {installed}, which is used from now on")
+        else:
+            say(f"warning: {copy} has the course kernel's name but was not written by ./course; it hides the "
+                f"course's kernel in {installed}. Remove it with: rm -r '{copy}'")
+    say(f"kernel '{kernelspec.NAME}' installed in {installed}: using it (no user copy written)")
+    if not kernelspec.has_jars(installed, jars):
+        say(f"note: that kernel runs other jars than this copy's build; `./course setup --prefix "
+            f"{installed.parents[3]}` updates it")
+
+
+def aot_python() -> str | None:
+    """A Python with jupyter_client, to drive the kernel's AOT training run; None when there is none, or
+    when COURSE_AOT=off."""
+    if os.environ.get("COURSE_AOT", "").lower() in ("off", "0", "no", "false"):
+        return None
+    for py in (sys.executable, shutil.which("python3") or "", "/usr/bin/python3"):
+        if py and has_modules(py, ["jupyter_client"]):
+            return py
+    return None
+
+
 def cmd_setup(args) -> int:
     jdk = find_jdk()
     say(f"JDK {java_major(jdk)} at {jdk}")
@@ -193,8 +257,24 @@ def cmd_setup(args) -> int:
     jars = kernel_jars()
     if not jars:
         fail("the build produced no jars")
-    kernels = Path(args.prefix).resolve() / "share" / "jupyter" / "kernels" if args.prefix else user_kernels_dir()
-    spec_dir, changed = kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT)
+    if args.prefix:
+        kernels = Path(args.prefix).resolve() / "share" / "jupyter" / "kernels"
+    else:
+        # One kernelspec wins: one installed with the course (the image's, in $CONDA_DIR) is used as it is;
+        # a user copy on the home volume would hide it and outlive image updates.
+        installed, own = installed_kernelspec()
+        if installed is not None:
+            use_installed_kernelspec(installed, own, jars)
+            return 0
+        kernels = own[0]
+    train_with = aot_python()
+    spec_dir, changed = kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT, aot=train_with is not None)
+    if train_with and not (spec_dir / kernelspec.AOT_CACHE).exists():
+        say("training the kernel's ahead-of-time cache (one run of a few cells)…")
+        r = subprocess.run([train_with, str(TOOLS / "kernel_aot.py"), str(spec_dir)])
+        if r.returncode != 0:
+            kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT, aot=False)
+            say("warning: no AOT cache (see above); the kernel starts without it, a little slower")
     say(f"kernel '{kernelspec.NAME}' ({kernelspec.DISPLAY_NAME}) {'written to' if changed else 'up to date in'} {spec_dir}")
     return 0
 
@@ -443,6 +523,13 @@ def java_main(module: str, artifact: str, main_class: str, argv: list[str]) -> i
                            "-cp", cp, main_class, *argv], cwd=ROOT, env=java_env(jdk)).returncode
 
 
+def cmd_bench(args, rest: list[str]) -> int:
+    """Benchmarks print figures and assert nothing; `kernel` compares the course kernel with ipykernel."""
+    cmd_setup(argparse.Namespace(prefix=None))
+    py = jupyter_python()
+    return subprocess.run([py, str(TOOLS / "kernel_bench.py"), *rest]).returncode
+
+
 def cmd_reproduce(args, rest: list[str]) -> int:
     return java_main("kit", "course-kit", "course.kit.cli.Reproduce",
                      ["--scale", args.scale, "--out", str(Path(args.out).resolve()), *rest])
@@ -450,6 +537,18 @@ def cmd_reproduce(args, rest: list[str]) -> int:
 
 def cmd_grade(rest: list[str]) -> int:
     return java_main("grader", "course-grader", "course.grader.GradeCli", rest)
+
+
+def cmd_autograder(args) -> int:
+    """Builds the Gradescope autograder zip (see tools/autograder.py and deploy/README.md)."""
+    import autograder
+    chosen = [e for e in (args.exercises or "").split(",") if e]
+    try:
+        out = autograder.build(ROOT, Path(args.out).resolve(), chosen, args.profile, args.leaderboard)
+    except ValueError as e:
+        fail(str(e))
+    say(f"wrote {out} ({out.stat().st_size // 1024} KiB): upload it as the assignment's autograder on Gradescope")
+    return 0
 
 
 def main(argv: list[str]) -> int:
@@ -473,12 +572,23 @@ def main(argv: list[str]) -> int:
     s.add_argument("--scale", choices=["quick", "full"], default=os.environ.get("COURSE_SCALE", "full"))
     s.add_argument("--out", default=str(ROOT / "target"), help="folder for reproduction.md and .csv (default: target/)")
     sub.add_parser("grade", help="grade the exercises (./course grade --help for options)")
+    s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel)")
+    s.add_argument("what", choices=["kernel"])
+    s = sub.add_parser("autograder", help="build a Gradescope autograder zip (setup.sh, run_autograder, the tests)")
+    s.add_argument("--exercises", help="comma-separated exercises, for example 01-thread-cost,02-cafe (default: all)")
+    s.add_argument("--out", default=str(ROOT / "target" / "autograder.zip"), help="the zip (default: target/autograder.zip)")
+    s.add_argument("--profile", choices=["trainer", "learner"], default="trainer",
+                   help="trainer (default) also runs the hidden tests in trainer/")
+    s.add_argument("--leaderboard", action="store_true", help="add Gradescope's leaderboard (the points)")
     args, rest = p.parse_known_args(argv)
     if args.cmd == "reproduce":
         return cmd_reproduce(args, rest)
+    if args.cmd == "bench":
+        return cmd_bench(args, rest)
     if rest:
         p.error("unrecognized arguments: " + " ".join(rest))
-    return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test}[args.cmd](args)
+    return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test,
+            "autograder": cmd_autograder}[args.cmd](args)
 
 
 if __name__ == "__main__":

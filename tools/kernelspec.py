@@ -23,31 +23,46 @@ KERNEL_JAR_GLOB = "course-kernel-*.jar"
 KERNEL_JAR_DEFAULT = "course-kernel-1.0.0-SNAPSHOT.jar"
 
 # Learner code runs inside the kernel's own JVM, so these options apply to every notebook cell.
-#  -Xmx3g      1,000,000 parked virtual threads need about 1 GB of heap (notebook 01); 3 GB leaves room
-#              for the charts and tables around them.
-#  -Xmn1200m   see below.
-#  -ea         `assert` statements in notebooks and exercises are checked.
-#  --enable-preview  StructuredTaskScope is a preview API in JDK 25.
 JVM_OPTIONS = [
-    "-Xmx3g",
+    # The heap ceiling follows the memory this kernel may use: 75% of the container's limit (the JVM reads
+    # the cgroup limit; 3 GB in a 4 GB JupyterHub pod, as the old fixed -Xmx3g) or of the machine's memory.
+    # 1,000,000 parked virtual threads need about 0.85 GB of live heap (notebook 01).
+    "-XX:MaxRAMPercentage=75",
     # A young generation that holds a whole round of notebook 01's million sleeping virtual threads: with
     # G1's own sizing it collects about four times a round, copying the live threads each time (0.4–1.2 s
-    # of pauses); with 1.2 GB a warm round runs without a collection.
+    # of pauses); with 1.2 GB a warm round runs without a collection (while the heap is still grown, see
+    # deploy/README.md).
     "-Xmn1200m",
+    # An idle kernel gives its memory back: after 10 s without a collection G1 runs a concurrent cycle and
+    # returns the free heap to the operating system. Kernels of notebooks left open stay small.
+    "-XX:G1PeriodicGCInterval=10000",
+    "-XX:MaxHeapFreeRatio=30",
+    "-XX:MinHeapFreeRatio=10",
     "-ea",
     "--enable-preview",
     "-XX:+UseG1GC",
+    # JVM messages (a refused AOT cache, say) go to the kernel's stderr, the Jupyter server's log; never stdout.
+    "-Xlog:disable",
+    "-Xlog:all=warning:stderr",
     "-Djava.awt.headless=true",
     "-Dcourse.kernel=" + NAME,
     "-Dfile.encoding=UTF-8",
     "-Dstdout.encoding=UTF-8",
     # Tablesaw's classgraph calls sun.misc.Unsafe; JDK 24+ would warn about it on the kernel's stderr.
     "--sun-misc-unsafe-memory-access=allow",
+    # Notebook 06 calls C's qsort through the Foreign Function & Memory API (the kit's NativeSort); a restricted
+    # method such as Linker.downcallHandle would otherwise warn on the kernel's stderr.
+    "--enable-native-access=ALL-UNNAMED",
 ]
+
+# The kernel's ahead-of-time cache (JDK 25, JEP 483/514/515), written into the kernelspec folder by a
+# training run at ./course setup (tools/kernel_aot.py). A stale or foreign cache is refused by the JVM,
+# which then starts without it.
+AOT_CACHE = "kernel.aot"
 
 ENV = {
     # JShell compiles each snippet: preview features need the compiler flag too, not just the JVM's.
-    "RJK_COMPILER_OPTIONS": "--enable-preview --release 25",
+    "RJK_COMPILER_OPTIONS": "--enable-preview --source 25",
 }
 
 
@@ -57,22 +72,24 @@ def java_agent_options(lib: Path) -> list[str]:
     return [f"-javaagent:{lib / (found[-1] if found else KERNEL_JAR_DEFAULT)}"]
 
 
-def argv(java: Path, lib: Path, jar_names: list[str]) -> list[str]:
+def argv(java: Path, lib: Path, jar_names: list[str], aot_cache: Path | None = None) -> list[str]:
     """The kernel's command line: an absolute java, JVM options, the classpath and the main class.
 
     The classpath lists every jar in order, not ``lib/*``: the launcher expands a wildcard in directory
     order, which could put rapaio's shaded jar (with its unrelocated copies of common libraries) ahead
     of the kit's own dependencies."""
     classpath = os.pathsep.join(str(lib / name) for name in jar_names)
-    return ([str(java)] + JVM_OPTIONS + java_agent_options(lib)
+    aot = [f"-XX:AOTCache={aot_cache}"] if aot_cache else []
+    return ([str(java)] + aot + JVM_OPTIONS + java_agent_options(lib)
             + ["-cp", classpath, MAIN_CLASS, "{connection_file}"])
 
 
-def kernel_json(java: Path, lib: Path, jar_names: list[str], course_home: Path) -> dict:
+def kernel_json(java: Path, lib: Path, jar_names: list[str], course_home: Path,
+                aot_cache: Path | None = None) -> dict:
     env = dict(ENV)
     env["COURSE_HOME"] = str(course_home)
     return {
-        "argv": argv(java, lib, jar_names),
+        "argv": argv(java, lib, jar_names, aot_cache),
         "display_name": DISPLAY_NAME,
         "language": "java",
         "interrupt_mode": "message",
@@ -98,19 +115,43 @@ def _sync_jars(jars: list[Path], lib: Path) -> bool:
     return changed
 
 
-def write(kernels_dir: Path, java: Path, jars: list[Path], course_home: Path) -> tuple[Path, bool]:
-    """Writes ``kernels_dir/vthreads-java`` (kernel.json and lib/). Returns (its path, whether anything changed)."""
+def write(kernels_dir: Path, java: Path, jars: list[Path], course_home: Path,
+          aot: bool = False) -> tuple[Path, bool]:
+    """Writes ``kernels_dir/vthreads-java`` (kernel.json and lib/). Returns (its path, whether anything changed).
+
+    With ``aot``, kernel.json names the AOT cache beside it (which the caller then writes); a cache left from
+    other jars or another JDK is deleted, since it could only be refused."""
     spec_dir = kernels_dir / NAME
     lib = spec_dir / "lib"
     changed = _sync_jars(jars, lib)
-    content = json.dumps(kernel_json(java.resolve(), lib.resolve(), [j.name for j in jars], course_home.resolve()),
-                         indent=2) + "\n"
+    cache = spec_dir.resolve() / AOT_CACHE if aot else None
+    content = json.dumps(kernel_json(java.resolve(), lib.resolve(), [j.name for j in jars], course_home.resolve(),
+                                     cache), indent=2) + "\n"
     kj = spec_dir / "kernel.json"
     if not kj.exists() or kj.read_text() != content:
         kj.write_text(content)
         changed = True
+    if changed or not aot:
+        (spec_dir / AOT_CACHE).unlink(missing_ok=True)
     logo = Path(__file__).resolve().parent / "logo-64x64.png"
     if logo.exists() and not (spec_dir / logo.name).exists():
         shutil.copy2(logo, spec_dir / logo.name)
     os.chmod(spec_dir, 0o755)
     return spec_dir, changed
+
+
+def is_course_kernelspec(spec_dir: Path) -> bool:
+    """Whether ``spec_dir`` holds a kernelspec that ``write`` made (and may therefore be replaced)."""
+    try:
+        spec = json.loads((spec_dir / "kernel.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return MAIN_CLASS in spec.get("argv", []) or "-Dcourse.kernel=" + NAME in spec.get("argv", [])
+
+
+def has_jars(spec_dir: Path, jars: list[Path]) -> bool:
+    """Whether the kernelspec's lib/ holds exactly ``jars``, byte for byte."""
+    lib = spec_dir / "lib"
+    if not lib.is_dir() or {p.name for p in lib.glob("*.jar")} != {j.name for j in jars}:
+        return False
+    return all(filecmp.cmp(j, lib / j.name, shallow=False) for j in jars)

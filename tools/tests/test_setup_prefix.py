@@ -3,12 +3,17 @@
 It must write P/share/jupyter/kernels/vthreads-java with an absolute JDK 25 `java`, leave the
 user's own Jupyter folder alone, and give a kernel that Jupyter finds through P alone and that runs
 notebooks: Java 25, virtual threads, assertions on, preview APIs, and a headless chart as a PNG.
+
+Where P is on the path of the Python that runs Jupyter (the image's $CONDA_DIR, here a virtual environment),
+`./course run`, `lab`, `test` and `setup` use that kernel: they write no user copy, and they remove an older
+user copy that would hide it.
 """
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -125,3 +130,169 @@ def test_a_notebook_runs_through_the_prefix_kernelspec(prefix):
     pngs = [o for o in done.cells[3].outputs if "image/png" in o.get("data", {})]
     assert pngs, f"no image/png output: {done.cells[3].outputs}"
     assert len(pngs[0]["data"]["image/png"]) > 500
+
+
+# ------------------------------------------------------------------------------------------------ precedence
+# The image installs the kernel into $CONDA_DIR/share/jupyter/kernels, where the Python that runs Jupyter
+# finds it after the user's own folder (~/.local/share/jupyter, on the home volume). A Python virtual
+# environment is the same arrangement: its prefix is on Jupyter's path, after the user's folder.
+
+@pytest.fixture(scope="module")
+def env_prefix(tmp_path_factory) -> dict:
+    base = tmp_path_factory.mktemp("env-prefix")
+    venv = base / "env"
+    subprocess.run(["/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable, "-m", "venv",
+                    "--without-pip", "--system-site-packages", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python3"
+    probe = subprocess.run([str(python), "-c", "import nbclient, jupyter_core.paths as p; print(p.jupyter_path('kernels'))"],
+                           capture_output=True, text=True, timeout=60)
+    if probe.returncode != 0:
+        pytest.skip(f"a virtual environment of this Python cannot see Jupyter: {probe.stderr[-300:]}")
+    env = dict(os.environ, JUPYTER_DATA_DIR=str(base / "unused"), COURSE_AOT="off")  # AOT: tested above
+    env.pop("JUPYTER_PATH", None)
+    r = subprocess.run([str(ROOT / "course"), "setup", "--prefix", str(venv)], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    spec = venv / "share" / "jupyter" / "kernels" / KERNEL
+    assert str(venv / "share" / "jupyter" / "kernels") in probe.stdout
+    return {"base": base, "venv": venv, "python": python, "spec": spec}
+
+
+def course_env(env_prefix: dict, user_data: Path, in_env: bool = True) -> dict:
+    # HOME too: Jupyter also searches Python's user site (~/.local/share/jupyter), which is the learner's own.
+    env = dict(os.environ, JUPYTER_DATA_DIR=str(user_data), HOME=str(user_data / "home"), COURSE_AOT="off")
+    env.pop("JUPYTER_PATH", None)
+    if in_env:  # ./course and Jupyter run on the environment's Python, as in the image
+        env["COURSE_PYTHON"] = str(env_prefix["python"])
+        env["PATH"] = f"{env_prefix['venv'] / 'bin'}{os.pathsep}{env['PATH']}"
+    else:
+        env.pop("COURSE_PYTHON", None)
+    return env
+
+
+def run_classpath_notebook(env_prefix: dict, env: dict, name: str) -> tuple[subprocess.CompletedProcess, str]:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": KERNEL, "display_name": KERNEL, "language": "java"}
+    nb.cells = [nbformat.v4.new_code_cell(CELLS[0])]
+    path = env_prefix["base"] / f"{name}.ipynb"
+    nbformat.write(nb, path)
+    r = subprocess.run([str(ROOT / "course"), "run", str(path), "--scale", "quick", "--timeout", "120"], cwd=ROOT,
+                       env=env, capture_output=True, text=True, timeout=900)
+    out = ROOT / "target" / "notebooks" / path.name
+    text = ""
+    if out.exists():
+        done = nbformat.read(out, as_version=4)
+        text = "".join(o.get("text", "") for o in done.cells[0].outputs if o.output_type == "stream")
+    return r, text
+
+
+def test_an_installed_kernel_is_used_and_no_user_copy_is_written(env_prefix):
+    user = env_prefix["base"] / "user-fresh"
+    r, text = run_classpath_notebook(env_prefix, course_env(env_prefix, user), "precedence-fresh")
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert f"installed in {env_prefix['spec']}: using it" in r.stdout, r.stdout
+    assert not (user / "kernels" / KERNEL).exists(), "./course run wrote a user copy beside the installed kernel"
+    assert f"cp={env_prefix['spec'].resolve() / 'lib'}/" in text, text
+
+
+def test_an_older_user_copy_is_replaced_by_the_installed_kernel(env_prefix):
+    user = env_prefix["base"] / "user-old"
+    # An older ./course (or a ./course setup on a machine without the image's kernel) left a user copy.
+    r = subprocess.run([str(ROOT / "course"), "setup"], cwd=ROOT, env=course_env(env_prefix, user, in_env=False),
+                       capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0 and (user / "kernels" / KERNEL / "kernel.json").is_file(), r.stdout + r.stderr
+    # Seen by the environment's Jupyter, that copy comes first and would hide the installed kernel.
+    r, text = run_classpath_notebook(env_prefix, course_env(env_prefix, user), "precedence-old")
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert f"removed the older user copy of the kernel, {user / 'kernels' / KERNEL}" in r.stdout, r.stdout
+    assert str(env_prefix["spec"]) in r.stdout
+    assert not (user / "kernels" / KERNEL).exists()
+    assert f"cp={env_prefix['spec'].resolve() / 'lib'}/" in text, text
+
+
+def test_a_user_kernel_not_written_by_the_course_is_kept_and_named(env_prefix):
+    user = env_prefix["base"] / "user-own"
+    own = user / "kernels" / KERNEL
+    own.mkdir(parents=True)
+    (own / "kernel.json").write_text(json.dumps({"argv": ["java", "-jar", "mine.jar", "{connection_file}"],
+                                                 "display_name": "mine", "language": "java"}))
+    r = subprocess.run([str(ROOT / "course"), "setup"], cwd=ROOT, env=course_env(env_prefix, user),
+                       capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (own / "kernel.json").is_file(), "a kernelspec that ./course did not write was removed"
+    assert f"warning: {own} has the course kernel's name but was not written by ./course" in r.stdout
+    assert f"rm -r '{own}'" in r.stdout
+
+
+# ------------------------------------------------------------------------------------------------ AOT cache
+
+def jvm_aot_log(spec: dict) -> str:
+    """What the kernel's JVM says about its AOT cache when it starts (the launcher's usage run: no kernel)."""
+    argv = [a for a in spec["argv"] if a != "{connection_file}"]
+    at = argv.index("-Xlog:all=warning:stderr") + 1
+    argv = argv[:at] + ["-Xlog:aot=info:stderr"] + argv[at:]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    return r.stderr
+
+
+def test_setup_trains_an_aot_cache_that_the_kernel_maps(prefix):
+    spec = kernel_json(prefix)
+    cache = spec_dir(prefix) / "kernel.aot"
+    assert f"-XX:AOTCache={cache.resolve()}" in spec["argv"]
+    assert cache.is_file() and cache.stat().st_size > 1_000_000
+    log = jvm_aot_log(spec)
+    assert "Opened AOT cache" in log and "[error]" not in log, log[-2000:]
+
+
+@pytest.mark.parametrize("how", ["made for another program", "not an AOT cache"])
+def test_a_foreign_aot_cache_is_refused_and_the_kernel_runs_without_it(prefix, tmp_path, how, monkeypatch):
+    sys.path.insert(0, str(ROOT / "tools"))
+    from kernel_tools import Kernel
+    kernels = tmp_path / "share" / "jupyter" / "kernels"
+    copy = kernels / KERNEL
+    shutil.copytree(spec_dir(prefix), copy)
+    spec = kernel_json(prefix)
+    text = json.dumps(spec).replace(str(spec_dir(prefix).resolve()), str(copy.resolve()))
+    (copy / "kernel.json").write_text(text)
+    if how == "not an AOT cache":
+        (copy / "kernel.aot").write_bytes(b"\0" * 4096)
+    else:  # a cache this JDK trained on another command line (no agent, no classpath): what a JDK update leaves
+        (copy / "kernel.aot").unlink()
+        r = subprocess.run([spec["argv"][0], f"-XX:AOTCacheOutput={copy / 'kernel.aot'}", "-version"],
+                           capture_output=True, text=True, timeout=300)
+        assert (copy / "kernel.aot").is_file(), r.stderr[-2000:]
+    copied = json.loads(text)
+    log = jvm_aot_log(copied)
+    assert "Unable to map shared spaces" in log, f"the JVM took a cache that does not match ({how}):\n{log[-2000:]}"
+    # Its complaint goes to stderr (the server's log), and the kernel runs; the cell sees none of it.
+    plain = [a for a in copied["argv"] if a != "{connection_file}"]
+    r = subprocess.run(plain, capture_output=True, text=True, timeout=120)
+    assert re.search(r"\[(error|warning)\]\[aot\]", r.stderr) and "aot" not in r.stdout, (r.stdout, r.stderr)
+
+    monkeypatch.setenv("JUPYTER_PATH", str(kernels.parent))
+    with Kernel() as k:
+        r = k.execute('System.out.println(6 * 7);')
+    assert r.ok and r.stdout == "42\n" and r.stderr == "", (r.stdout, r.stderr, r.error_text)
+
+
+def test_setup_drops_the_aot_cache_when_the_jars_change(tmp_path):
+    """The JVM does not notice every change of a jar: ./course never keeps a cache across one."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import kernelspec
+    jars = tmp_path / "jars"
+    jars.mkdir()
+    for name in ("course-kit-1.0.0-SNAPSHOT.jar", "course-kernel-1.0.0-SNAPSHOT.jar"):
+        (jars / name).write_bytes(b"PK" + name.encode())
+    java, kernels = Path(sys.executable), tmp_path / "kernels"
+    spec, _ = kernelspec.write(kernels, java, sorted(jars.iterdir()), ROOT, aot=True)
+    assert f"-XX:AOTCache={spec.resolve() / 'kernel.aot'}" in json.loads((spec / "kernel.json").read_text())["argv"]
+    (spec / "kernel.aot").write_bytes(b"trained")
+    _, changed = kernelspec.write(kernels, java, sorted(jars.iterdir()), ROOT, aot=True)
+    assert not changed and (spec / "kernel.aot").exists(), "an unchanged kernelspec lost its cache"
+    (jars / "course-kit-1.0.0-SNAPSHOT.jar").write_bytes(b"PK rebuilt, same size!")
+    _, changed = kernelspec.write(kernels, java, sorted(jars.iterdir()), ROOT, aot=True)
+    assert changed and not (spec / "kernel.aot").exists(), "a cache of the old jars was kept"
+    (spec / "kernel.aot").write_bytes(b"trained")
+    _, changed = kernelspec.write(kernels, java, sorted(jars.iterdir()), ROOT, aot=False)
+    assert not (spec / "kernel.aot").exists()
+    assert not [a for a in json.loads((spec / "kernel.json").read_text())["argv"] if a.startswith("-XX:AOTCache")]

@@ -33,7 +33,7 @@ final class ForkedTests {
     private static final long EXERCISE_BUDGET_NS = TimeUnit.SECONDS.toNanos(240);
 
     /** A test the JVM found. */
-    record Planned(String uniqueId, String className, String name, int points) {
+    record Planned(String uniqueId, String className, String name, int points, String visibility) {
     }
 
     /** How a test ended. */
@@ -60,7 +60,7 @@ final class ForkedTests {
      */
     static Outcome run(List<Path> classpath, List<String> testClasses, boolean discoverOnly, Path work)
             throws IOException, InterruptedException {
-        return run(classpath, testClasses, discoverOnly, work, null);
+        return run(classpath, testClasses, discoverOnly, work, null, false);
     }
 
     /**
@@ -68,9 +68,10 @@ final class ForkedTests {
      * JUnit engine and waits for its job, which {@link #run} hands it. {@link Prestarted#close()} ends it
      * if it is not needed.
      */
-    static Prestarted prestart(List<Path> classpath, List<String> testClasses, Path work) throws IOException {
+    static Prestarted prestart(List<Path> classpath, List<String> testClasses, Path work, boolean hidden)
+            throws IOException {
         Path log = work.resolve("fork-1.log");
-        Process p = new ProcessBuilder(command(classpath, testClasses, List.of("--stdin")))
+        Process p = new ProcessBuilder(command(classpath, testClasses, hidden, List.of("--stdin")))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
@@ -109,10 +110,11 @@ final class ForkedTests {
 
     /**
      * As {@link #run(List, List, boolean, Path)}, handing the first job to {@code ready} when it was started
-     * on the same class path.
+     * on the same class path; {@code hidden} also runs the tests tagged {@code visibility:hidden} or
+     * {@code visibility:after_due_date} (the trainer's profile).
      */
     static Outcome run(List<Path> classpath, List<String> testClasses, boolean discoverOnly, Path work,
-                       Prestarted ready) throws IOException, InterruptedException {
+                       Prestarted ready, boolean hidden) throws IOException, InterruptedException {
         Map<String, Planned> plan = new LinkedHashMap<>();
         Map<String, Ended> ended = new LinkedHashMap<>();
         Map<String, String> containerFailures = new LinkedHashMap<>();
@@ -129,13 +131,14 @@ final class ForkedTests {
             if (fork == 1 && ready != null && ready.classpath().equals(classpath) && ready.process().isAlive()) {
                 f = new Fork(ready, job, results);
             } else {
-                f = new Fork(command(classpath, testClasses, job), results, log);
+                f = new Fork(command(classpath, testClasses, hidden, job), results, log);
             }
             f.await(deadline);
             for (List<String> rec : f.records) {
                 switch (rec.get(0)) {
                     case Wire.PLAN -> plan.putIfAbsent(rec.get(1),
-                            new Planned(rec.get(1), rec.get(2), rec.get(3), Integer.parseInt(rec.get(4))));
+                            new Planned(rec.get(1), rec.get(2), rec.get(3), Integer.parseInt(rec.get(4)),
+                                    rec.size() > 5 ? rec.get(5) : TestResult.VISIBLE));
                     case Wire.END -> ended.put(rec.get(1), new Ended(rec.get(2), rec.get(3)));
                     case Wire.CONTAINER -> containerFailures.put(rec.get(1), rec.get(2));
                     default -> { }
@@ -173,12 +176,14 @@ final class ForkedTests {
         }
     }
 
-    private static List<String> command(List<Path> classpath, List<String> testClasses, List<String> job) {
+    private static List<String> command(List<Path> classpath, List<String> testClasses, boolean hidden,
+                                        List<String> job) {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xmx512m",
                 "-ea", "--enable-preview", "-Djava.awt.headless=true",
                 "-Dcourse.grader.testClasses=" + String.join(",", testClasses),
+                "-D" + TestWorker.HIDDEN_PROPERTY + "=" + hidden,
                 "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)),
                 TestWorker.class.getName()));
         cmd.addAll(job);

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,7 +12,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./course grade [NN-name ...] [--solutions] [--json FILE] [--require-full]}: grades the exercises with
- * the course's own tests and prints a per-test report.
+ * the course's own tests and prints a per-test report. {@code --profile trainer} adds the trainer's hidden
+ * tests; {@code --submission DIR} grades a learner's submission (the Gradescope autograder's
+ * {@code run_autograder}); {@code --class DIR} grades one folder per learner and writes a class report.
  *
  * <p>Exit codes: 0 when grading ran, whatever the score; 1 with {@code --require-full} below full marks; 2 on
  * a usage error (for example an unknown exercise); 3 when the grader itself failed.
@@ -42,6 +45,47 @@ public final class GradeCli implements Callable<Integer> {
     @Option(names = "--require-full", description = "Exit with 1 unless every test passes.")
     boolean requireFull;
 
+    @Option(names = "--profile", paramLabel = "learner|trainer", defaultValue = "learner",
+            converter = ProfileConverter.class,
+            description = "Which tests to run: the learner's (default), or also the trainer's hidden tests in"
+                    + " trainer/NN-name/src/test/java.")
+    Grader.Profile profile;
+
+    @Option(names = "--submission", paramLabel = "DIR",
+            description = "Grade the submission in DIR (an exercises/ folder, a copy of the course, or bare .java"
+                    + " files) instead of exercises/.")
+    Path submission;
+
+    @Option(names = "--class", paramLabel = "DIR",
+            description = "Grade every folder in DIR as one learner's submission and write a class report"
+                    + " (CSV and index.html) to --report.")
+    Path classDir;
+
+    @Option(names = "--report", paramLabel = "DIR",
+            description = "Where --class writes its report (default: target/class-report in the course folder).")
+    Path reportDir;
+
+    @Option(names = "--leaderboard", description = "Add Gradescope's leaderboard (the points) to the JSON.")
+    boolean leaderboard;
+
+    @Option(names = "--format", paramLabel = "gradescope|exercism", defaultValue = "gradescope",
+            description = "The format of --json: Gradescope's results.json (default), or Exercism's test-runner"
+                    + " results.json, version 3 (task_id: the exercise's number, that is its notebook).")
+    String format;
+
+    /** Parses {@code learner} or {@code trainer}. */
+    static final class ProfileConverter implements CommandLine.ITypeConverter<Grader.Profile> {
+        @Override
+        public Grader.Profile convert(String value) {
+            return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+                case "learner" -> Grader.Profile.LEARNER;
+                case "trainer" -> Grader.Profile.TRAINER;
+                default -> throw new CommandLine.TypeConversionException(
+                        "'" + value + "' is not a profile: use learner or trainer");
+            };
+        }
+    }
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -60,16 +104,49 @@ public final class GradeCli implements Callable<Integer> {
                         "no exercise named '" + e + "'; the exercises are " + String.join(", ", known));
             }
         }
+        if (!format.equals("gradescope") && !format.equals("exercism")) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "'" + format + "' is not a format: use gradescope or exercism");
+        }
+        if (Stream.of(solutions, submission != null, classDir != null).filter(b -> b).count() > 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "choose one of --solutions, --submission and --class");
+        }
         Path root = CourseRoot.find();
-        GradeReport report = new Grader(root)
-                .grade(exercises, solutions ? Grader.Source.SOLUTIONS : Grader.Source.EXERCISES);
+        Grader grader = new Grader(root, profile);
+        if (classDir != null) {
+            return gradeClass(grader, root);
+        }
+        GradeReport report;
+        if (submission != null) {
+            if (!java.nio.file.Files.isDirectory(submission)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "no folder " + submission);
+            }
+            report = ClassReport.gradeOne(grader, submission, exercises.isEmpty() ? known : exercises);
+        } else {
+            report = grader.grade(exercises, solutions ? Grader.Source.SOLUTIONS : Grader.Source.EXERCISES);
+        }
         System.out.print(report.toText());
         if (json != null) {
-            report.writeJson(json);
+            GradeReport.writeJson(json, format.equals("exercism") ? report.toExercismTree()
+                    : report.toJsonTree(leaderboard));
             System.out.println("wrote " + json);
         }
         System.out.flush();
         return requireFull && !report.full() ? 1 : 0;
+    }
+
+    private int gradeClass(Grader grader, Path root) throws java.io.IOException {
+        if (!java.nio.file.Files.isDirectory(classDir)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no folder " + classDir);
+        }
+        ClassReport report = ClassReport.grade(grader, classDir, exercises, System.out);
+        Path dir = reportDir != null ? reportDir : root.resolve("target").resolve("class-report");
+        Path index = report.write(dir);
+        System.out.println(report.summaryLine());
+        System.out.println("wrote " + dir.resolve("class-report.csv") + " and " + index);
+        System.out.flush();
+        return 0;
     }
 
     /**

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -40,7 +39,9 @@ public final class Grader {
         /** The learner's code: {@code exercises/NN-name/src/main/java}. */
         EXERCISES("exercises"),
         /** The reference solutions: {@code solutions/NN-name/src/main/java}. */
-        SOLUTIONS("solutions");
+        SOLUTIONS("solutions"),
+        /** A learner's submission, laid out by {@link Submission} (the autograder and the class report). */
+        SUBMISSION("submission");
 
         private final String folder;
 
@@ -54,15 +55,51 @@ public final class Grader {
         }
     }
 
+    /** Which of the course's tests are run. */
+    public enum Profile {
+        /**
+         * The tests a learner sees: {@code exercises/NN-name/src/test/java}, less any test tagged
+         * {@code visibility:hidden} or {@code visibility:after_due_date}.
+         */
+        LEARNER,
+        /** The learner's tests and the trainer's hidden ones in {@code trainer/NN-name/src/test/java}. */
+        TRAINER
+    }
+
+    /** The folder, under the course folder, that holds the trainer's hidden tests. */
+    public static final String TRAINER_FOLDER = "trainer";
+
     private final Path root;
+    private final Profile profile;
 
     /**
-     * Creates a grader for the course in {@code root}.
+     * Creates a grader for the course in {@code root} that runs the tests a learner sees.
      *
      * @param root the course folder (see {@link CourseRoot#find()})
      */
     public Grader(Path root) {
+        this(root, Profile.LEARNER);
+    }
+
+    /**
+     * Creates a grader for the course in {@code root}.
+     *
+     * @param root    the course folder (see {@link CourseRoot#find()})
+     * @param profile which tests to run
+     */
+    public Grader(Path root, Profile profile) {
         this.root = root.toAbsolutePath().normalize();
+        this.profile = Objects.requireNonNull(profile, "profile");
+    }
+
+    /** The course folder this grader grades in. */
+    public Path root() {
+        return root;
+    }
+
+    /** Which tests this grader runs. */
+    public Profile profile() {
+        return profile;
     }
 
     /** The exercises the course grades ({@code NN-name}), in order. */
@@ -94,7 +131,7 @@ public final class Grader {
                     : null;
             results.add(grade(n, main, learnerTests));
         }
-        return new GradeReport(source, results, Duration.ofNanos(System.nanoTime() - t0));
+        return new GradeReport(source, profile, results, Duration.ofNanos(System.nanoTime() - t0));
     }
 
     /**
@@ -102,7 +139,8 @@ public final class Grader {
      *
      * @param exercise     the exercise, {@code NN-name}
      * @param mainSources  the folder of the code under test (a {@code src/main/java})
-     * @param learnerTests the learner's copy of the tests, only to note edits (never run); may be {@code null}
+     * @param learnerTests the learner's copy of the tests: used only where it matches the course's manifest
+     *                     (see {@link Pristine}), and to note edits; {@code null} for the course folder's own
      * @return the exercise's grade
      */
     public ExerciseResult grade(String exercise, Path mainSources, Path learnerTests) {
@@ -125,18 +163,26 @@ public final class Grader {
             throws IOException, InterruptedException {
         long started = System.nanoTime();
         Path testSources = work.resolve("course-tests");
-        copyTree(Pristine.tests(exercise), testSources);
+        Pristine.Resolution pristine = Pristine.copy(root, exercise, Pristine.Kind.TESTS, learnerTests, testSources);
+        if (!pristine.complete()) {
+            return refused(exercise, pristine);
+        }
+        List<String> notes = tamperNotes(exercise, pristine, testSources, learnerTests);
+        Path hidden = root.resolve(TRAINER_FOLDER).resolve(exercise).resolve("src/test/java");
+        if (profile == Profile.TRAINER && Files.isDirectory(hidden)) {
+            copyTree(hidden, testSources);
+        }
         List<String> testClasses = testClassNames(testSources);
-        List<String> notes = tamperNotes(exercise, testSources, learnerTests);
         List<Path> compileCp = Classpaths.compile();
 
         List<String> problems = new ArrayList<>();
         Path mainOut = Files.createDirectories(work.resolve("main-classes"));
         Path testOut = Files.createDirectories(work.resolve("test-classes"));
-        List<Path> runCp = new ArrayList<>(List.of(mainOut, testOut));
+        // The course's tests come first: a class in the learner's code named like one of them never replaces it.
+        List<Path> runCp = new ArrayList<>(List.of(testOut, mainOut));
         runCp.addAll(Classpaths.runtime());
         // The test JVM starts now and loads JUnit while the code compiles; it gets its job afterwards.
-        try (ForkedTests.Prestarted ready = ForkedTests.prestart(runCp, testClasses, work)) {
+        try (ForkedTests.Prestarted ready = ForkedTests.prestart(runCp, testClasses, work, runsHidden())) {
             return gradeCompiled(exercise, mainSources, work, testSources, testClasses, notes, compileCp, problems,
                     mainOut, testOut, runCp, ready, started);
         }
@@ -169,7 +215,7 @@ public final class Grader {
         long compiled = System.nanoTime();
         ForkedTests.Outcome outcome;
         if (problems.isEmpty()) {
-            outcome = ForkedTests.run(runCp, testClasses, false, work, ready);
+            outcome = ForkedTests.run(runCp, testClasses, false, work, ready, runsHidden());
         } else {
             ready.close();
             outcome = listTestsWithStubs(exercise, testSources, testClasses, work);
@@ -188,12 +234,38 @@ public final class Grader {
             ForkedTests.Ended e = outcome.ended().get(p.uniqueId());
             boolean passed = notGraded == null && e != null && e.passed();
             String message = notGraded != null ? notGraded : passed ? "" : e == null ? "did not run" : e.message();
-            tests.add(new TestResult(exercise, p.name(), passed ? p.points() : 0, p.points(), passed, message));
+            tests.add(new TestResult(exercise, p.name(), passed ? p.points() : 0, p.points(), passed, message,
+                    p.visibility(), testCode(testSources, p)));
         }
         return new ExerciseResult(exercise, tests, problems, notes);
     }
 
+    private static final Pattern LAID_OUT = Pattern.compile("/(exercises/[^/]+/src/(?:main|test)/java(?:/.*)?)$");
     private static final Pattern METHOD = Pattern.compile("\\[method:([^(\\]]+)\\(");
+
+    /** The body of a test method, from the course's test source, without its braces (empty when not found). */
+    static String testCode(Path testSources, ForkedTests.Planned p) throws IOException {
+        Path file = testSources.resolve(p.className().replace('.', '/') + ".java");
+        Matcher m = METHOD.matcher(p.uniqueId());
+        if (!Files.isRegularFile(file) || !m.find()) {
+            return "";
+        }
+        String text = Files.readString(file);
+        int at = text.indexOf(" " + m.group(1) + "(");
+        int open = at < 0 ? -1 : text.indexOf('{', at);
+        if (open < 0) {
+            return "";
+        }
+        int depth = 0;
+        for (int i = open; i < text.length(); i++) {
+            char c = text.charAt(i);
+            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            if (depth == 0) {
+                return text.substring(open + 1, i).stripTrailing().replaceFirst("^\\s*\\n", "").stripIndent();
+            }
+        }
+        return "";
+    }
 
     /** The tests in the order they are written in the course's test sources (JUnit runs them in its own order). */
     private static List<ForkedTests.Planned> inSourceOrder(Collection<ForkedTests.Planned> tests, Path testSources)
@@ -212,15 +284,38 @@ public final class Grader {
             position.put(p, at < 0 ? Integer.MAX_VALUE : at);
         }
         List<ForkedTests.Planned> sorted = new ArrayList<>(tests);
-        sorted.sort(Comparator.comparing(p -> position.get(p)));
+        // The learner's tests first, then the trainer's hidden ones; each in the order they are written.
+        sorted.sort(Comparator.comparing((ForkedTests.Planned p) -> TestResult.VISIBLE.equals(p.visibility()) ? 0 : 1)
+                .thenComparing(ForkedTests.Planned::className)
+                .thenComparing(p -> position.get(p)));
         return sorted;
+    }
+
+    private boolean runsHidden() {
+        return profile == Profile.TRAINER;
+    }
+
+    /** The grade of an exercise whose tests, as the course ships them, could not be found. */
+    private ExerciseResult refused(String exercise, Pristine.Resolution pristine) {
+        List<String> problems = new ArrayList<>();
+        for (String file : pristine.unavailable()) {
+            problems.add(file + (Files.isRegularFile(root.resolve(file)) ? " differs from the course's copy"
+                    : " is missing") + ", and no copy as the course ships it was found (in the grader or in git's"
+                    + " history): restore it with `git checkout -- " + file + "` (or from a fresh copy of the"
+                    + " course) and grade again. Edited tests are never run.");
+        }
+        return new ExerciseResult(exercise, List.of(), problems, List.of());
     }
 
     /** Lists the tests (for their names and points) when the learner's code cannot be tested. */
     private ForkedTests.Outcome listTestsWithStubs(String exercise, Path testSources, List<String> testClasses,
                                                    Path work) throws IOException, InterruptedException {
         Path stubSources = work.resolve("course-stubs");
-        copyTree(Pristine.stubs(exercise), stubSources);
+        Pristine.Resolution stubs = Pristine.copy(root, exercise, Pristine.Kind.STUBS, null, stubSources);
+        if (!stubs.complete()) {
+            return new ForkedTests.Outcome(Map.of(), Map.of(),
+                    "the grader found no copy of the course's stubs to list the tests with: " + stubs.unavailable());
+        }
         Path stubOut = work.resolve("stub-classes");
         Path testOut = work.resolve("stub-test-classes");
         List<Path> compileCp = Classpaths.compile();
@@ -236,28 +331,30 @@ public final class Grader {
         }
         List<Path> runCp = new ArrayList<>(List.of(stubOut, testOut));
         runCp.addAll(Classpaths.runtime());
-        return ForkedTests.run(runCp, testClasses, true, work);
+        return ForkedTests.run(runCp, testClasses, true, work, null, runsHidden());
     }
 
-    /** Notes test files in the learner's copy that differ from the course's (which were used instead). */
-    private List<String> tamperNotes(String exercise, Path courseTests, Path learnerTests) throws IOException {
-        if (learnerTests == null) {
-            return List.of();
-        }
-        TreeSet<String> names = new TreeSet<>(relativeJavaFiles(courseTests));
-        if (Files.isDirectory(learnerTests)) {
-            names.addAll(relativeJavaFiles(learnerTests));
-        }
+    /**
+     * One line per test file of the course folder (or {@code learnerTests}) that was not used: edited or
+     * missing (the course's own copy was used instead), or not one of the course's tests (not run).
+     */
+    private List<String> tamperNotes(String exercise, Pristine.Resolution pristine, Path courseTests,
+                                     Path learnerTests) throws IOException {
+        Path mine = learnerTests != null ? learnerTests
+                : root.resolve("exercises").resolve(exercise).resolve(Pristine.Kind.TESTS.folder);
         List<String> notes = new ArrayList<>();
-        for (String rel : names) {
-            Path course = courseTests.resolve(rel);
-            Path mine = learnerTests.resolve(rel);
-            boolean same = Files.isRegularFile(course) && Files.isRegularFile(mine)
-                    && Arrays.equals(Files.readAllBytes(course), Files.readAllBytes(mine));
-            if (!same) {
-                notes.add(show(mine) + (Files.isRegularFile(mine) ? (Files.isRegularFile(course)
-                        ? " differs from the course's copy" : " is not one of the course's tests")
-                        : " is missing") + ": the course's own tests were used");
+        for (String file : pristine.restored()) {
+            String rel = file.substring(("exercises/" + exercise + "/" + Pristine.Kind.TESTS.folder + "/").length());
+            Path shown = mine.resolve(rel);
+            notes.add(show(shown) + (Files.isRegularFile(shown) ? " differs from the course's copy" : " is missing")
+                    + ": graded with the course's own copy (`git checkout -- " + show(shown) + "` restores yours)");
+        }
+        if (Files.isDirectory(mine)) {
+            TreeSet<String> known = new TreeSet<>(Pristine.files(exercise, Pristine.Kind.TESTS));
+            for (String rel : relativeJavaFiles(mine)) {
+                if (!known.contains(rel)) {
+                    notes.add(show(mine.resolve(rel)) + " is not one of the course's tests: not run");
+                }
             }
         }
         return notes;
@@ -284,7 +381,13 @@ public final class Grader {
     /** A path as the learner knows it: relative to the course folder when it is inside it. */
     private String show(Path p) {
         Path abs = p.toAbsolutePath().normalize();
-        return abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : abs.toString();
+        if (abs.startsWith(root)) {
+            return root.relativize(abs).toString().replace('\\', '/');
+        }
+        // A submission laid out elsewhere (see Submission): shown from its exercises/ folder, as the learner knows it.
+        String text = abs.toString().replace('\\', '/');
+        Matcher m = LAID_OUT.matcher(text);
+        return m.find() ? m.group(1) : text;
     }
 
     private static String courseTest(Path testSources, Path p) {
@@ -294,10 +397,6 @@ public final class Grader {
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
-        if (!Files.isDirectory(from)) {
-            throw new IllegalStateException("the grader has no copy of " + from
-                    + ": rebuild it with ./course setup --rebuild");
-        }
         try (Stream<Path> s = Files.walk(from)) {
             for (Path p : (Iterable<Path>) s::iterator) {
                 Path target = to.resolve(from.relativize(p).toString());

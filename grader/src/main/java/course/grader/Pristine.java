@@ -1,37 +1,213 @@
 package course.grader;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The course's own copy of every exercise's tests (and stubs), built into the grader.
+ * The course's own tests and stubs, exactly as the course ships them.
  *
- * <p>At build time Maven copies {@code exercises/NN-name/src/test/java} and {@code src/main/java} into the
- * grader's class path under {@code pristine/NN-name/}. Grading always compiles and runs these tests, never
- * the copies in the learner's {@code exercises/} folder.
+ * <p>The grader carries a SHA-256 manifest of every file under {@code exercises/NN-name/src/test/java} and
+ * {@code src/main/java} ({@code course/grader/course-files.sha256}, committed with the course). A file is
+ * used for grading only when its bytes match the manifest. Each file is looked for, in order, in the course
+ * folder's own {@code exercises/} (a learner's working tree, untouched in the usual case), in the copy that
+ * Maven built into the grader ({@code pristine/NN-name/...}), in the course folder named by
+ * {@code COURSE_PRISTINE_HOME} if set, and in the history of the course's git repository. When none matches, the exercise is not graded: an edited test file is never run.
  */
 final class Pristine {
-    private static volatile Path root;
+    /** The manifest, on the grader's class path, in {@code sha256sum} format. */
+    static final String MANIFEST = "/course/grader/course-files.sha256";
+    /**
+     * An environment variable naming a pristine copy of the course folder (for example the Docker image's
+     * {@code /opt/vthreads-course}), searched after the grader's own copy.
+     */
+    static final String PRISTINE_HOME = "COURSE_PRISTINE_HOME";
+    /** The most commits of a file's history that are searched for a pristine copy. */
+    private static final int GIT_COMMITS = 200;
+
+    private static volatile Path embedded;
+    private static volatile Map<String, String> manifest;
 
     private Pristine() {
     }
 
-    /** The {@code pristine} folder inside the grader's jar or classes folder. */
-    static Path root() {
-        Path r = root;
+    /** One kind of course file: the tests or the stubs. */
+    enum Kind {
+        TESTS("src/test/java"), STUBS("src/main/java");
+
+        final String folder;
+
+        Kind(String folder) {
+            this.folder = folder;
+        }
+    }
+
+    /**
+     * Where the course's files of one exercise came from.
+     *
+     * @param restored    files (course-relative, for example {@code exercises/02-cafe/src/test/java/...}) whose
+     *                    copy in the course folder differs from the course's, or is missing; a pristine copy
+     *                    was used
+     * @param unavailable files for which no copy matching the manifest was found
+     */
+    record Resolution(List<String> restored, List<String> unavailable) {
+        boolean complete() {
+            return unavailable.isEmpty();
+        }
+    }
+
+    /** Every file of the manifest ({@code exercises/NN-name/src/...}) with its SHA-256, sorted by path. */
+    static Map<String, String> manifest() {
+        Map<String, String> m = manifest;
+        if (m == null) {
+            synchronized (Pristine.class) {
+                if (manifest == null) {
+                    manifest = readManifest();
+                }
+                m = manifest;
+            }
+        }
+        return m;
+    }
+
+    private static Map<String, String> readManifest() {
+        InputStream in = Pristine.class.getResourceAsStream(MANIFEST);
+        if (in == null) {
+            throw new IllegalStateException("the grader has no manifest of the course's tests (" + MANIFEST
+                    + "): rebuild it with ./course setup --rebuild");
+        }
+        Map<String, String> m = new TreeMap<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                line = line.strip();
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                int space = line.indexOf(' ');
+                String path = line.substring(space + 1).strip();
+                if (path.startsWith("*")) {
+                    path = path.substring(1); // sha256sum's binary marker
+                }
+                if (path.startsWith("./")) {
+                    path = path.substring(2);
+                }
+                m.put(path, line.substring(0, space).toLowerCase(java.util.Locale.ROOT));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The names of the exercises ({@code NN-name}) that have tests in the manifest, sorted. */
+    static List<String> exercises() {
+        TreeSet<String> names = new TreeSet<>();
+        for (String path : manifest().keySet()) {
+            String[] parts = path.split("/");
+            if (parts.length > 4 && parts[0].equals("exercises") && path.contains("/" + Kind.TESTS.folder + "/")) {
+                names.add(parts[1]);
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    /** The files of one kind of {@code exercise}, relative to its {@code src/test/java} or {@code src/main/java}. */
+    static List<String> files(String exercise, Kind kind) {
+        String prefix = "exercises/" + exercise + "/" + kind.folder + "/";
+        return manifest().keySet().stream().filter(p -> p.startsWith(prefix))
+                .map(p -> p.substring(prefix.length())).toList();
+    }
+
+    /**
+     * Writes the course's files of one kind of {@code exercise} into {@code target}, each from the first
+     * place whose copy matches the manifest: {@code own} (the course folder's copy, or {@code null} for
+     * {@code root/exercises/NN-name/...}), the copy built into the grader, then git's history of {@code root}.
+     *
+     * @return which files were restored from elsewhere than {@code own}, and which were found nowhere
+     */
+    static Resolution copy(Path root, String exercise, Kind kind, Path own, Path target) throws IOException {
+        Path mine = own != null ? own : root.resolve("exercises").resolve(exercise).resolve(kind.folder);
+        String base = "exercises/" + exercise + "/" + kind.folder + "/";
+        List<String> restored = new ArrayList<>();
+        List<String> unavailable = new ArrayList<>();
+        Git git = null;
+        for (String rel : files(exercise, kind)) {
+            String want = manifest().get(base + rel);
+            byte[] bytes = readIfMatches(mine.resolve(rel), want);
+            if (bytes == null) {
+                bytes = readIfMatches(embedded().resolve(exercise).resolve(kind.folder).resolve(rel), want);
+                String elsewhere = System.getenv(PRISTINE_HOME);
+                if (bytes == null && elsewhere != null && !elsewhere.isBlank()) {
+                    bytes = readIfMatches(Path.of(elsewhere).resolve(base + rel), want);
+                }
+                if (bytes == null) {
+                    git = git != null ? git : new Git(root);
+                    bytes = git.find(root.resolve(base + rel), want).orElse(null);
+                }
+                (bytes == null ? unavailable : restored).add(base + rel);
+            }
+            if (bytes != null) {
+                Path out = target.resolve(rel);
+                Files.createDirectories(out.getParent());
+                Files.write(out, bytes);
+            }
+        }
+        return new Resolution(restored, unavailable);
+    }
+
+    /**
+     * The SHA-256 of {@code bytes}, in lower-case hex, with CRLF line ends read as LF: a checkout on Windows
+     * (git's autocrlf) holds the same tests as the manifest, which is made from LF files with sha256sum.
+     */
+    static String sha256(byte[] bytes) {
+        java.io.ByteArrayOutputStream lf = new java.io.ByteArrayOutputStream(bytes.length);
+        for (int i = 0; i < bytes.length; i++) {
+            if (!(bytes[i] == '\r' && i + 1 < bytes.length && bytes[i + 1] == '\n')) {
+                lf.write(bytes[i]);
+            }
+        }
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(lf.toByteArray()));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] readIfMatches(Path file, String sha256) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        return sha256(bytes).equals(sha256) ? bytes : null;
+    }
+
+    /** The {@code pristine} folder inside the grader's jar or classes folder (the copy Maven built in). */
+    static Path embedded() {
+        Path r = embedded;
         if (r == null) {
             synchronized (Pristine.class) {
-                if (root == null) {
-                    root = locate();
+                if (embedded == null) {
+                    embedded = locate();
                 }
-                r = root;
+                r = embedded;
             }
         }
         return r;
@@ -52,30 +228,68 @@ final class Pristine {
         }
     }
 
-    /** The names of the exercises ({@code NN-name}), sorted. */
-    static List<String> exercises() {
-        Path r = root();
-        if (!Files.isDirectory(r)) {
-            throw new IllegalStateException("the grader has no copy of the course's tests (" + r
-                    + "): rebuild it with ./course setup --rebuild");
-        }
-        try (Stream<Path> s = Files.list(r)) {
-            return s.filter(p -> Files.isDirectory(p.resolve("src/test/java")))
-                    .map(p -> p.getFileName().toString().replace("/", ""))
-                    .sorted()
-                    .toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    /** Looks for a file's pristine version in the history of the git repository around the course folder. */
+    private static final class Git {
+        private final Path top;
 
-    /** The course's tests of {@code exercise}: its {@code src/test/java} folder. */
-    static Path tests(String exercise) {
-        return root().resolve(exercise).resolve("src/test/java");
-    }
+        Git(Path root) {
+            String out = run(root, List.of("git", "rev-parse", "--show-toplevel"));
+            this.top = out == null || out.isBlank() ? null : Path.of(out.strip());
+        }
 
-    /** The stubs of {@code exercise} as the course ships them: its {@code src/main/java} folder. */
-    static Path stubs(String exercise) {
-        return root().resolve(exercise).resolve("src/main/java");
+        Optional<byte[]> find(Path file, String sha256) {
+            if (top == null) {
+                return Optional.empty();
+            }
+            Path abs = file.toAbsolutePath().normalize();
+            Path real;
+            try {
+                real = top.toRealPath();
+                Path parent = abs.getParent();
+                abs = (Files.isDirectory(parent) ? parent.toRealPath() : parent).resolve(abs.getFileName());
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+            if (!abs.startsWith(real)) {
+                return Optional.empty();
+            }
+            String rel = real.relativize(abs).toString().replace('\\', '/');
+            String commits = run(top, List.of("git", "log", "--all", "--format=%H", "-n", Integer.toString(GIT_COMMITS),
+                    "--", rel));
+            if (commits == null) {
+                return Optional.empty();
+            }
+            for (String c : commits.lines().filter(l -> !l.isBlank()).toList()) {
+                byte[] bytes = bytes(top, List.of("git", "show", c.strip() + ":" + rel));
+                if (bytes != null && sha256(bytes).equals(sha256)) {
+                    return Optional.of(bytes);
+                }
+            }
+            return Optional.empty();
+        }
+
+        private static String run(Path dir, List<String> cmd) {
+            byte[] b = bytes(dir, cmd);
+            return b == null ? null : new String(b, StandardCharsets.UTF_8);
+        }
+
+        private static byte[] bytes(Path dir, List<String> cmd) {
+            try {
+                Process p = new ProcessBuilder(cmd).directory(dir.toFile())
+                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                p.getOutputStream().close();
+                byte[] out = p.getInputStream().readAllBytes();
+                if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    return null;
+                }
+                return p.exitValue() == 0 ? out : null;
+            } catch (IOException e) {
+                return null; // no git: no history to look in
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TagFilter;
 import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -39,6 +40,13 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * and the grader resumes the remaining tests in a fresh JVM.
  */
 public final class TestWorker {
+    /** The system property that, when {@code true}, also runs the tests a learner does not see. */
+    static final String HIDDEN_PROPERTY = "course.grader.hidden";
+    /** The tag prefix that sets a test's visibility: {@code visibility:hidden} or {@code visibility:after_due_date}. */
+    static final String VISIBILITY = "visibility:";
+    /** The visibilities of the tests that only the trainer's profile runs. */
+    static final List<String> HIDDEN = List.of("hidden", "after_due_date");
+
     private TestWorker() {
     }
 
@@ -69,7 +77,11 @@ public final class TestWorker {
         List<DiscoverySelector> selectors = items.stream()
                 .map(i -> mode.equals("ids") ? (DiscoverySelector) selectUniqueId(i) : selectClass(i))
                 .toList();
-        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+        LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
+        if (!Boolean.getBoolean(HIDDEN_PROPERTY)) {
+            builder.filters(TagFilter.excludeTags(HIDDEN.stream().map(v -> VISIBILITY + v).toList()));
+        }
+        LauncherDiscoveryRequest request = builder
                 .selectors(selectors)
                 .configurationParameter("junit.jupiter.execution.timeout.default", timeout + " s")
                 .configurationParameter("junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD")
@@ -82,7 +94,7 @@ public final class TestWorker {
             for (TestIdentifier id : plan.getDescendants(root)) {
                 if (id.isTest()) {
                     out.println(Wire.line(Wire.PLAN, id.getUniqueId(), className(id), id.getDisplayName(),
-                            Integer.toString(points(id))));
+                            Integer.toString(points(id)), visibility(id)));
                 }
             }
         }
@@ -107,6 +119,16 @@ public final class TestWorker {
             }
         }
         return 1;
+    }
+
+    /** Who sees a test on Gradescope: its {@code visibility:...} tag, or {@code visible}. */
+    static String visibility(TestIdentifier id) {
+        for (TestTag tag : id.getTags()) {
+            if (tag.getName().startsWith(VISIBILITY)) {
+                return tag.getName().substring(VISIBILITY.length()).trim();
+            }
+        }
+        return TestResult.VISIBLE;
     }
 
     private static String className(TestIdentifier id) {

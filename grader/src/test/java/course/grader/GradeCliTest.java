@@ -18,12 +18,17 @@ class GradeCliTest {
     void aSolutionScoresFullMarksWithRequireFull() throws Exception {
         // ./course test grades all five solutions with --require-full; one is enough to test the options here.
         Path json = work.resolve("r.json");
-        assertEquals(0, GradeCli.run("05-throttling", "--solutions", "--require-full", "--json", json.toString()),
-                "exit code");
+        assertEquals(0, GradeCli.run("05-throttling", "--solutions", "--require-full", "--json", json.toString(),
+                "--leaderboard"), "exit code");
         JsonNode r = new ObjectMapper().readTree(json.toFile());
         assertEquals(13, r.get("max_score").asInt(), "max_score");
         assertEquals(13, r.get("score").asInt(), "score");
         assertEquals(7, r.get("tests").size(), "tests");
+        JsonNode board = r.get("leaderboard");
+        assertEquals(1, board.size(), "leaderboard entries");
+        assertEquals("Points", board.get(0).get("name").asText());
+        assertEquals(13, board.get(0).get("value").asInt());
+        assertEquals("desc", board.get(0).get("order").asText());
     }
 
     @Test
@@ -37,7 +42,39 @@ class GradeCliTest {
     }
 
     @Test
+    void exercismsFormatHasTaskIdsAndTheTestCode() throws Exception {
+        Path json = work.resolve("exercism.json");
+        assertEquals(0, GradeCli.run("03-batch-math", "--json", json.toString(), "--format", "exercism"), "exit code");
+        JsonNode r = new ObjectMapper().readTree(json.toFile());
+        assertEquals(3, r.get("version").asInt(), "version");
+        assertEquals("fail", r.get("status").asText(), "the stubs fail");
+        assertEquals(11, r.get("tests").size(), "tests");
+        for (JsonNode t : r.get("tests")) {
+            assertEquals(java.util.Set.of("name", "test_code", "status", "message", "output", "task_id"),
+                    java.util.Set.copyOf(iterate(t.fieldNames())), "fields of " + t);
+            assertEquals(3, t.get("task_id").asInt(), "task_id: notebook 03");
+            assertEquals("fail", t.get("status").asText());
+            assertTrue(t.get("test_code").asText().contains("BatchMath."), "test_code: " + t.get("test_code"));
+            assertTrue(t.get("message").asText().contains("not written yet"), t.get("message").asText());
+        }
+        assertTrue(r.get("tests").get(0).get("name").asText().startsWith("03-batch-math › "));
+        assertEquals(2, GradeCli.run("03-batch-math", "--format", "junit"), "an unknown format");
+    }
+
+    private static java.util.List<String> iterate(java.util.Iterator<String> it) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
+    @Test
     void anUnknownExerciseIsAUsageError() {
         assertEquals(2, GradeCli.run("99-nothing"), "exit code");
+    }
+
+    @Test
+    void anUnknownProfileAndTwoSourcesAreUsageErrors() {
+        assertEquals(2, GradeCli.run("--profile", "teacher"), "exit code for --profile teacher");
+        assertEquals(2, GradeCli.run("--solutions", "--class", work.toString()), "exit code for two sources");
     }
 }

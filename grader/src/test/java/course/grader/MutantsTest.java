@@ -36,7 +36,7 @@ class MutantsTest {
     @TempDir
     static Path work;
 
-    private static Path mutantsDir() throws URISyntaxException {
+    static Path mutantsDir() throws URISyntaxException {
         return Path.of(MutantsTest.class.getResource("/mutants").toURI());
     }
 
@@ -59,7 +59,7 @@ class MutantsTest {
     }
 
     /** Applies a mutant's unified diff to the solution's sources in {@code sources}. */
-    private static void applyMutant(Path diff, Path sources) throws IOException, PatchFailedException {
+    static void applyMutant(Path diff, Path sources) throws IOException, PatchFailedException {
         UnifiedDiff unified;
         try (var in = Files.newInputStream(diff)) {
             unified = UnifiedDiffReader.parseUnifiedDiff(in);

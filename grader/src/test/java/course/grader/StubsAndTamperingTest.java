@@ -33,8 +33,8 @@ class StubsAndTamperingTest {
     @Test
     void theStubsScoreZeroOutOfTheFullMaximum() {
         assertEquals(0, stubs.score(), "score of the stubs");
-        assertEquals(76, stubs.maxScore(), "max score of the six exercises");
-        assertEquals(6, stubs.exercises().size(), "exercises graded");
+        assertEquals(86, stubs.maxScore(), "max score of the seven exercises");
+        assertEquals(7, stubs.exercises().size(), "exercises graded");
         stubs.exercises().forEach(e -> assertTrue(e.problems().isEmpty(), "the stubs compile: " + e.problems()));
     }
 
@@ -73,9 +73,32 @@ class StubsAndTamperingTest {
                 () -> assertEquals(untouched.maxScore(), r.maxScore(), "max score with an edited test file"),
                 () -> assertEquals(untouched.tests().stream().map(TestResult::name).toList(),
                         r.tests().stream().map(TestResult::name).toList(), "the tests that ran"),
-                () -> assertEquals(2, r.notes().size(), "notes about the edited and the extra file: " + r.notes()),
-                () -> assertTrue(r.notes().stream().anyMatch(n -> n.contains("ThreadCostTest.java differs")), r.notes().toString()),
-                () -> assertTrue(report.toText().contains("course's own tests"), "the report says which tests were used"));
+                () -> assertEquals(List.of(
+                        "exercises/01-thread-cost/src/test/java/course/exercises/threadcost/ThreadCostTest.java differs"
+                                + " from the course's copy: graded with the course's own copy (`git checkout --"
+                                + " exercises/01-thread-cost/src/test/java/course/exercises/threadcost/ThreadCostTest.java`"
+                                + " restores yours)",
+                        "exercises/01-thread-cost/src/test/java/course/exercises/threadcost/ExtraTest.java is not one"
+                                + " of the course's tests: not run"), r.notes(), "one line per edited or extra file"),
+                () -> assertTrue(report.toText().contains("an edited test file is never run"), report.toText()));
+    }
+
+    @Test
+    void aClassInTheLearnersCodeNamedLikeACourseTestDoesNotReplaceIt() throws Exception {
+        Path course = Courses.stubCourse(work.resolve("shadow"));
+        // The learner copies the test class into src/main/java and empties it: the course's own class must run.
+        Path main = course.resolve("exercises/05-throttling/src/main/java/course/exercises/throttling");
+        Files.writeString(main.resolve("ThrottleTest.java"), """
+                package course.exercises.throttling;
+                class ThrottleTest { }
+                """);
+        ExerciseResult r = new Grader(course).grade(List.of("05-throttling"), Grader.Source.EXERCISES)
+                .exercises().getFirst();
+        ExerciseResult untouched = stubs.exercises().get(4);
+        assertAll(
+                () -> assertEquals(0, r.score(), "score"),
+                () -> assertEquals(untouched.tests().stream().map(TestResult::name).toList(),
+                        r.tests().stream().map(TestResult::name).toList(), "the course's tests ran"));
     }
 
     @Test
@@ -84,13 +107,17 @@ class StubsAndTamperingTest {
         stubs.writeJson(file);
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertEquals(0, json.get("score").asInt(), "score");
-        assertEquals(76, json.get("max_score").asInt(), "max_score");
+        assertEquals(86, json.get("max_score").asInt(), "max_score");
         assertTrue(json.get("output").asText().contains("course's own tests"), "output names the tests used");
+        assertEquals("md", json.get("output_format").asText(), "output_format");
+        assertFalse(json.has("leaderboard"), "no leaderboard unless asked for");
         assertTrue(json.has("execution_time"), "execution_time");
-        assertEquals(46, json.get("tests").size(), "tests");
+        assertEquals(53, json.get("tests").size(), "tests");
         for (JsonNode t : json.get("tests")) {
-            assertEquals(Set.of("name", "score", "max_score", "status", "output", "visibility"),
+            assertEquals(Set.of("name", "number", "score", "max_score", "status", "output", "visibility"),
                     Set.copyOf(iterate(t.fieldNames())), "fields of " + t);
+            assertTrue(t.get("number").asText().matches("[1-7]\\.\\d+"), "number of " + t);
+            assertEquals("visible", t.get("visibility").asText(), "the learner's profile runs no hidden test");
             assertEquals("failed", t.get("status").asText());
             assertTrue(t.get("max_score").asInt() >= 1, "max_score of " + t.get("name"));
             assertFalse(t.get("output").asText().isBlank(), "output of " + t.get("name"));
@@ -100,10 +127,10 @@ class StubsAndTamperingTest {
     @Test
     void theNotebookTableHasOneRowPerTest() {
         Table table = stubs.toTable();
-        assertEquals(46, table.rowCount(), "rows");
+        assertEquals(53, table.rowCount(), "rows");
         assertEquals(List.of("Exercise", "Test", "Points", "Max", "Result", "Message"), table.columnNames());
-        assertEquals(76, (int) table.intColumn("Max").sum(), "sum of Max");
-        assertTrue(table.name().startsWith("Total: 0/76 points"), table.name());
+        assertEquals(86, (int) table.intColumn("Max").sum(), "sum of Max");
+        assertTrue(table.name().startsWith("Total: 0/86 points"), table.name());
     }
 
     private static List<String> iterate(java.util.Iterator<String> it) {

@@ -68,6 +68,9 @@ final class KernelServer {
             "The cell ran out of platform threads (the operating system's limit for this kernel). "
                     + "The threads it started were stopped so that the kernel can go on.\n";
 
+    /** Set (true) on the JVM of the training run that writes the kernel's AOT cache. */
+    static final String AOT_TRAINING_PROPERTY = "course.kernel.aotTraining";
+
     /** How long a poll waits for a message: the most a message waits before its loop sees it. */
     private static final long POLL_MILLIS = 20;
     /** How long the next cell waits for the threads of an interrupted cell to end. */
@@ -139,13 +142,16 @@ final class KernelServer {
      */
     private void exitSoon() {
         Thread.ofPlatform().name("kernel-shutdown").start(() -> {
-            Thread.ofPlatform().daemon().name("kernel-halt").start(() -> {
-                try {
-                    Thread.sleep(3000);
-                } catch (InterruptedException ignored) {
-                }
-                Runtime.getRuntime().halt(1); // System.exit itself hung (a learner's shutdown hook, say)
-            });
+            // A training run (tools/kernel_aot.py) writes the AOT cache while it exits, which takes seconds.
+            if (!Boolean.getBoolean(AOT_TRAINING_PROPERTY)) {
+                Thread.ofPlatform().daemon().name("kernel-halt").start(() -> {
+                    try {
+                        Thread.sleep(3000);
+                    } catch (InterruptedException ignored) {
+                    }
+                    Runtime.getRuntime().halt(1); // System.exit itself hung (a learner's shutdown hook, say)
+                });
+            }
             close();
             System.exit(0);
         });

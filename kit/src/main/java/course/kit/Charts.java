@@ -105,7 +105,9 @@ public final class Charts {
     /** A bar per entry: {@code values} maps a label to its bar's height (insertion order is kept). */
     public static CategoryChart bars(String title, String yLabel, Map<String, ? extends Number> values) {
         CategoryChart c = category(title, yLabel);
-        c.addSeries(yLabel, new ArrayList<>(values.keySet()), new ArrayList<Number>(values.values()));
+        // as doubles: XChart formats a bar's label as a floating-point number, and a Long or Integer there fails
+        c.addSeries(yLabel, new ArrayList<>(values.keySet()),
+                values.values().stream().map(v -> (Number) v.doubleValue()).toList());
         c.getStyler().setLegendVisible(false);
         c.getStyler().setSeriesColors(PALETTE);
         return c;
@@ -164,6 +166,7 @@ public final class Charts {
         style(c.getStyler());
         c.getStyler().setLabelsVisible(true);
         c.getStyler().setLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        c.getStyler().setDecimalPattern("#,##0.##"); // bar labels as people write numbers, not 5,055.775619999999
         return c;
     }
 

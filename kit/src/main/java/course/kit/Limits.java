@@ -25,9 +25,10 @@ import java.util.regex.Pattern;
  */
 public final class Limits {
     /**
-     * Heap bytes the checks assume per parked virtual thread. Notebook 01 measures it live: 1.35–1.6 KB per
-     * thread parked on a latch (its stack chunk included), about 0.85 KB per sleeping one; the check allows
-     * 2 KB, since a thread's stack grows with what it does.
+     * Heap bytes the checks assume per parked virtual thread. Notebook 01 measures it live: about 1.6 KB per
+     * thread parked on a latch in a fresh kernel (its stack chunk included; less once the waiting code is
+     * compiled, more when it is only interpreted, see appendix 90); the check allows 2 KB, since a thread's stack
+     * grows with what it does.
      */
     public static final long BYTES_PER_VIRTUAL_THREAD = 2_048;
 
@@ -92,7 +93,7 @@ public final class Limits {
             throw new IllegalArgumentException(String.format(
                     "%,d virtual threads alive at once need about %,d MB of heap (%,d bytes each), but this JVM "
                             + "(-Xmx%dm) has room for about %,d. Run fewer at once, or give the kernel more heap "
-                            + "(-Xmx in its kernel.json, written by ./course setup).",
+                            + "(-XX:MaxRAMPercentage in its kernel.json, written by ./course setup, or a larger container).",
                     n, neededMb, BYTES_PER_VIRTUAL_THREAD, Runtime.getRuntime().maxMemory() >> 20, available));
         }
     }

@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The arithmetic of a fixed pool, and the one tolerance every timing check of the course uses.
+ * The arithmetic of a fixed pool, and the allowances behind every band of the course that counts waves and threads
+ * (the lessons' CPU-bound and ratio bands add their own terms, derived where they are used).
  *
  * <p><b>Waves.</b> N equal tasks of length t on a fixed pool of P threads run in ⌈N/P⌉ waves, so the batch
  * takes ⌈N/P⌉·t. A measurement can never be shorter: some thread runs ⌈N/P⌉ tasks one after another, and a

@@ -5,6 +5,7 @@ import course.kit.Scale;
 import course.kit.experiments.Cafe;
 import course.kit.experiments.Creation;
 import course.kit.experiments.IoVsCpu;
+import course.kit.experiments.Pinning;
 import course.kit.experiments.PoolMath;
 import course.kit.experiments.Throttling;
 import java.io.IOException;
@@ -52,7 +53,8 @@ public final class Reproduce implements Callable<Integer> {
                 new Part("02 café simulation", Cafe::reproduce),
                 new Part("03 fixed-pool batch math", PoolMath::reproduce),
                 new Part("04 I/O against CPU", IoVsCpu::reproduce),
-                new Part("05 Semaphore throttling", Throttling::reproduce));
+                new Part("05 Semaphore throttling", Throttling::reproduce),
+                new Part("06 pinning and diagnostics", Pinning::reproduce));
         List<Reproduction> rows = new ArrayList<>();
         long t0 = System.nanoTime();
         for (Part p : parts) {

@@ -1,6 +1,8 @@
 package course.kit.experiments;
 
+import course.kit.Band;
 import course.kit.Charts;
+import course.kit.PoolModel;
 import course.kit.RunResult;
 import course.kit.Tables;
 import java.time.Duration;
@@ -14,70 +16,73 @@ import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.Table;
 
 /**
- * Notebook 02's tables and charts, built from what {@link Cafe}'s experiments return. Each returns a Tablesaw
- * table or an XChart chart, which the notebook shows as HTML or as a PNG.
+ * Notebook 02's tables and charts, drawn from what the notebook's café runs recorded ({@link RunResult}) and
+ * what {@link PoolModel} predicts for them. Each returns a Tablesaw table or an XChart chart, which the notebook
+ * shows as HTML or as a PNG.
  */
 public final class CafeViews {
     private CafeViews() {}
 
     /**
-     * The café's two runs next to the articles' figures and the prediction.
+     * One café run and the executor it ran on, for the tables and the sweep chart.
      *
-     * @param setup the café's parameters at this scale
-     * @param pool  the fixed pool's run
-     * @param virt  the virtual-thread run
+     * @param poolSize the fixed pool's size; 0 for one virtual thread per task
+     * @param task     how long each task slept
+     * @param run      what the recorder saw
      */
-    public static Table cafeTable(Cafe.Setup setup, RunResult pool, RunResult virt) {
-        Objects.requireNonNull(setup, "setup");
-        double t = setup.brew().toNanos() / 1e6;
-        double poolPredicted = setup.predictedPool().toNanos() / 1e6;
-        return Tables.of(String.format("The café: %s", setup),
-                        "executor", "articles 000 / 002 (10,000 × 1 s)", "predicted (ms)", "allowed up to (ms)",
-                        "measured (ms)", "last customer started at (ms)", "threads used", "most brewing at once")
-                .row(pool.name(), "50,215 ms / 50.18 s", Tables.round(poolPredicted, 0),
-                        Tables.round(poolPredicted + ms(Cafe.slackFor(setup.customers(), setup.workers())), 0),
-                        Tables.round(pool.elapsedMillis(), 0), Tables.round(pool.lastStartNanos() / 1e6, 0),
-                        pool.threadsUsed(), pool.peakConcurrency())
-                .row(virt.name(), "1,188 ms / 1.12 s", Tables.round(t, 0),
-                        Tables.round(t + ms(Cafe.slackFor(setup.customers(), 0)), 0),
-                        Tables.round(virt.elapsedMillis(), 0), Tables.round(virt.lastStartNanos() / 1e6, 0),
-                        virt.threadsUsed(), virt.peakConcurrency())
-                .table();
+    public record Row(int poolSize, Duration task, RunResult run) {
+        public Row {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(run, "run");
+            if (poolSize < 0) throw new IllegalArgumentException("a pool size cannot be negative: " + poolSize);
+        }
+
+        /** ⌈N/P⌉ for a fixed pool; 1 for virtual threads (0 when there were no tasks). */
+        public int waves() {
+            return poolSize == 0 ? Math.min(1, run.count()) : PoolModel.waves(run.count(), poolSize);
+        }
+
+        /** What the timing check accepts: {@link PoolModel#band} for this run's tasks, pool and task time. */
+        public Band band() { return PoolModel.band(run.count(), poolSize, task); }
+
+        /** "pool 200" or "virtual". */
+        String shortName() { return poolSize == 0 ? "virtual" : String.format("pool %,d", poolSize); }
     }
 
-    /** The sweep, one row per executor: waves, predicted, measured, the difference and where it went. */
-    public static Table sweepTable(List<Cafe.SweepRow> rows, Duration task) {
+    /**
+     * The runs, one row each: waves, predicted (the band's floor), allowed up to (its ceiling), measured, when
+     * the last task started, threads used and the most in flight at once.
+     */
+    public static Table table(String title, List<Row> rows) {
         Objects.requireNonNull(rows, "rows");
-        var b = Tables.of(String.format("%,d tasks × sleep %s: predicted ⌈N/P⌉ · t against measured",
-                        rows.isEmpty() ? 0 : customers(rows.get(0)), Cafe.pretty(task)),
-                "executor", "waves ⌈N/P⌉", "predicted (ms)", "measured (ms)", "measured − predicted (ms)",
-                "allowed slack (ms)", "last task started at (ms)", "threads used", "most in flight");
+        var b = Tables.of(title, "executor", "waves ⌈N/P⌉", "predicted (ms)", "allowed up to (ms)", "measured (ms)",
+                "last task started at (ms)", "threads used", "most in flight");
         for (var r : rows) {
-            b.row(r.executor(), r.waves(), Tables.round(r.predictedMs(), 0), Tables.round(r.measuredMs(), 0),
-                    Tables.round(r.overheadMs(), 0), Tables.round(r.slackMs(), 0), Tables.round(r.lastStartMs(), 0),
-                    r.threads(), r.peak());
+            Band band = r.band();
+            b.row(r.run().name(), r.waves(), Tables.round(band.lo(), 0), Tables.round(band.hi(), 0),
+                    Tables.round(r.run().elapsedMillis(), 0), Tables.round(r.run().lastStartNanos() / 1e6, 0),
+                    r.run().threadsUsed(), r.run().peakConcurrency());
         }
         return b.table();
     }
 
     /** Predicted and measured elapsed time per executor, as grouped bars on a logarithmic axis. */
-    public static CategoryChart sweepChart(List<Cafe.SweepRow> rows, Duration task) {
+    public static CategoryChart sweepChart(String title, List<Row> rows) {
         Objects.requireNonNull(rows, "rows");
         List<String> labels = new ArrayList<>();
         List<Double> predicted = new ArrayList<>(), measured = new ArrayList<>();
         for (var r : rows) {
-            labels.add(r.workers() == 0 ? "virtual" : String.format("pool %,d", r.workers()));
-            predicted.add(Tables.round(r.predictedMs(), 0));
-            measured.add(Tables.round(r.measuredMs(), 0));
+            labels.add(r.shortName());
+            predicted.add(Math.max(1, Tables.round(r.band().lo(), 0)));
+            measured.add(Math.max(1, Tables.round(r.run().elapsedMillis(), 0)));
         }
         Map<String, List<? extends Number>> series = new LinkedHashMap<>();
         series.put("predicted ⌈N/P⌉ · t", predicted);
         series.put("measured", measured);
-        CategoryChart c = Charts.groupedBars(String.format("%,d tasks × sleep %s on each executor",
-                rows.isEmpty() ? 0 : customers(rows.get(0)), Cafe.pretty(task)), "elapsed (ms, log scale)", labels, series);
+        CategoryChart c = Charts.groupedBars(title, "elapsed (ms, log scale)", labels, series);
         // Bars start at zero unless told otherwise, and a log axis cannot: start at the power of ten below the data.
-        double lowest = Math.max(1, java.util.stream.Stream.concat(predicted.stream(), measured.stream())
-                .mapToDouble(Double::doubleValue).min().orElse(1));
+        double lowest = java.util.stream.Stream.concat(predicted.stream(), measured.stream())
+                .mapToDouble(Double::doubleValue).min().orElse(1);
         c.getStyler().setYAxisLogarithmic(true);
         c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest / 2))));
         c.getStyler().setYAxisDecimalPattern("#,###");
@@ -104,10 +109,8 @@ public final class CafeViews {
     /**
      * The comparison as a table: for each JVM the first round, the warm median and what the JIT and the GC did,
      * then the ratio kernel ÷ child JVM.
-     *
-     * @param firstInKernel the kernel's very first virtual-thread café (section 1), or null if it does not compare
      */
-    public static Table roundsTable(Cafe.Rounds kernel, Cafe.Rounds child, RunResult firstInKernel) {
+    public static Table roundsTable(Cafe.Rounds kernel, Cafe.Rounds child) {
         var b = Tables.of(String.format("Virtual-thread café, %,d × %,d ms: kernel against a plain java process",
                         kernel.customers(), kernel.brewMs()),
                 "JVM", "first round (ms)", "warm rounds (ms)", "warm median (ms)", "warm start phase, median (ms)",
@@ -120,10 +123,6 @@ public final class CafeViews {
         b.row("ratio kernel ÷ child JVM", String.format("%.3f", kernel.first() / child.first()), "",
                 String.format("%.3f", kernel.warmMedian() / child.warmMedian()),
                 String.format("%.2f", kernel.warmStartMedian() / child.warmStartMedian()), "", "", "", "");
-        if (firstInKernel != null) {
-            b.row("kernel: its first virtual café (§1)", f0(firstInKernel.elapsedMillis()), "", "",
-                    f1(firstInKernel.lastStartNanos() / 1e6) + " (its start phase)", "", "", "", "");
-        }
         return b.table();
     }
 
@@ -139,11 +138,7 @@ public final class CafeViews {
         return sb.toString();
     }
 
-    private static int customers(Cafe.SweepRow r) { return r.tasks(); }
-
     private static String f0(double v) { return String.format("%,.0f", v); }
 
     private static String f1(double v) { return String.format("%,.1f", v); }
-
-    private static double ms(Duration d) { return d.toNanos() / 1e6; }
 }

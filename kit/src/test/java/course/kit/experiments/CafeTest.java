@@ -11,136 +11,91 @@ import course.kit.RunResult;
 import course.kit.Scale;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Notebook 02's experiments: counts, peaks, thread kinds, arithmetic and validation; no timing assertions. */
+/** Notebook 02's café: counts, peaks, thread kinds, arithmetic and validation; no timing assertions. */
 @Timeout(60)
 class CafeTest {
 
     @Test
-    void wavesAreTheCeilingOfCustomersOverWorkers() {
-        assertEquals(50, PoolModel.waves(10_000, 200));
-        assertEquals(100, PoolModel.waves(10_000, 100));
-        assertEquals(1, PoolModel.waves(10_000, 10_000));
-        assertEquals(1, PoolModel.waves(1, 200));
-        assertEquals(0, PoolModel.waves(0, 200));
-        assertEquals(51, PoolModel.waves(10_001, 200), "one customer more adds a whole wave");
+    void theCafeIsArticle000AndItsQuickReproductionShortensOnlyTheSleeps() {
+        assertEquals(Duration.ofMillis(100), Scale.QUICK.shrink(Cafe.BREW, Cafe.QUICK_DIVISOR));
+        assertEquals(Cafe.BREW, Scale.FULL.shrink(Cafe.BREW, Cafe.QUICK_DIVISOR));
+        assertEquals(50, PoolModel.waves(Cafe.CUSTOMERS, Cafe.BARISTAS), "the staircase keeps its 50 steps at both scales");
+        assertEquals(Duration.ofSeconds(50), PoolModel.batchTime(Cafe.CUSTOMERS, Cafe.BARISTAS, Cafe.BREW));
+        assertEquals(Duration.ofMillis(5_000), PoolModel.batchTime(Cafe.CUSTOMERS, 100, Cafe.ARTICLE_004_TASK),
+                "article 004's pool of 100: 100 waves of 50 ms");
     }
 
     @Test
-    void thePoolsPredictionIsWavesTimesTheBrew() {
-        assertEquals(Duration.ofSeconds(50), PoolModel.batchTime(10_000, 200, Duration.ofSeconds(1)));
-        assertEquals(Duration.ofSeconds(100), PoolModel.batchTime(10_000, 100, Duration.ofSeconds(1)));
-        assertEquals(Duration.ofMillis(5_000), PoolModel.batchTime(10_000, 100, Duration.ofMillis(50)));
-    }
-
-    @Test
-    void theSetupIsArticle000AtFullScaleAndShortensOnlyTheBrewAtQuickScale() {
-        var full = Cafe.Setup.at(Scale.FULL);
-        assertEquals(new Cafe.Setup(10_000, 200, Duration.ofSeconds(1)), full);
-        assertEquals(Duration.ofSeconds(50), full.predictedPool());
-        var quick = Cafe.Setup.at(Scale.QUICK);
-        assertEquals(new Cafe.Setup(10_000, 200, Duration.ofMillis(100)), quick);
-        assertEquals(full.waves(), quick.waves(), "the staircase keeps its 50 steps");
-    }
-
-    @Test
-    void theQuickSweepLeavesOutOnlyThePoolOf10000AndShortensTheTask() {
-        assertEquals(List.of(100, 200, 1_000, 10_000), java.util.Arrays.stream(Cafe.sweepPools(Scale.FULL)).boxed().toList());
-        assertEquals(List.of(100, 200, 1_000), java.util.Arrays.stream(Cafe.sweepPools(Scale.QUICK)).boxed().toList());
-        assertEquals(Duration.ofMillis(50), Cafe.sweepTask(Scale.FULL), "article 004's task");
-        assertEquals(Duration.ofMillis(10), Cafe.sweepTask(Scale.QUICK));
-    }
-
-    @Test
-    void theSlackCountsWavesAndThreads() {
-        var vm = PoolModel.Allowances.TWO_CORE_VM;
-        assertEquals(Duration.ofMillis(450), PoolModel.slackFor(10_000, 200, vm), "50 + 50 × 4 + 200 × 1 ms");
-        assertEquals(Duration.ofMillis(200), PoolModel.slackFor(10_000, 0, vm), "50 ms + 10,000 × 15 µs");
-        assertEquals(Duration.ofMillis(50 + 4 + 10_000), PoolModel.slackFor(10_000, 10_000, vm));
-        assertEquals(Duration.ofMillis(50 + 4 + 10), PoolModel.slackFor(10, 10_000, vm), "only the threads a pool creates count");
-        var calibrated = PoolModel.Allowances.from(new course.kit.Calibration(Duration.ofNanos(100_000), Duration.ofNanos(2_000), 0));
-        assertEquals(Duration.ofNanos(100_000L * PoolModel.PLATFORM_FACTOR), calibrated.perPlatformThread());
-        assertEquals(Duration.ofNanos(2_000 * PoolModel.VIRTUAL_FACTOR), calibrated.perVirtualThread());
-        assertEquals(Duration.ofMillis(50 + 50 * 4).plus(Duration.ofNanos(200 * 100_000L * PoolModel.PLATFORM_FACTOR)),
-                PoolModel.slackFor(10_000, 200, calibrated), "the per-thread allowance follows this machine's calibration");
-        assertThrows(IllegalArgumentException.class, () -> PoolModel.slack(-1, 0, 0));
-    }
-
-    @Test
-    void aFixedPoolServesAtMostItsSizeAtOnceOnPlatformThreads() throws InterruptedException {
-        RunResult r = Cafe.pooled(12, 3, Duration.ofMillis(20));
+    void aFixedPoolServesEveryCustomerOnAtMostItsSizeOfPlatformThreadsAndIsClosed() throws InterruptedException {
+        ExecutorService staff = Executors.newFixedThreadPool(3);
+        RunResult r = Cafe.run("fixed pool of 3", staff, 12, Duration.ofMillis(5));
         assertEquals(12, r.count());
+        assertEquals(12, r.started());
         assertEquals(0, r.failed());
-        assertEquals(3, r.peakConcurrency());
-        assertEquals(3, r.threadsUsed());
+        assertEquals(3, r.threadsUsed(), "a fixed pool of 3 starts a worker for each of the first 3 submissions");
+        assertTrue(r.peakConcurrency() <= 3, "never more than 3 at once: " + r.peakConcurrency());
         assertEquals(0, r.virtualTasks());
         assertEquals("fixed pool of 3", r.name());
+        assertTrue(staff.isTerminated(), "run closes the executor, as the notebook's try-with-resources does");
     }
 
     @Test
     void virtualThreadsServeEveryCustomerOnItsOwnThread() throws InterruptedException {
-        RunResult r = Cafe.virtual(50, Duration.ofMillis(300));
+        RunResult r = Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 50, Duration.ofMillis(5));
         assertEquals(50, r.count());
         assertEquals(50, r.virtualTasks());
         assertEquals(50, r.threadsUsed());
-        assertEquals(50, r.peakConcurrency(), "50 threads start well within one 300 ms brew");
+        assertEquals(0, r.failed());
     }
 
     @Test
-    void aZeroBrewIsAllowed() throws InterruptedException {
-        assertEquals(20, Cafe.pooled(20, 4, Duration.ZERO).count());
-        assertEquals(20, Cafe.virtual(20, Duration.ZERO).virtualTasks());
+    void aZeroBrewAndNoCustomersAreAllowed() throws InterruptedException {
+        assertEquals(20, Cafe.run("pool", Executors.newFixedThreadPool(4), 20, Duration.ZERO).count());
+        assertEquals(20, Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, Duration.ZERO).virtualTasks());
+        RunResult none = Cafe.run("empty", Executors.newFixedThreadPool(2), 0, Duration.ofSeconds(1));
+        assertEquals(0, none.count());
+        assertEquals(0, none.peakConcurrency());
     }
 
     @Test
-    void badParametersAreRefusedWithAReason() {
-        var e = assertThrows(IllegalArgumentException.class, () -> Cafe.pooled(-1, 2, Duration.ofMillis(1)));
+    void badParametersAreRefusedWithAReasonAndTheExecutorIsNotLeft() {
+        ExecutorService staff = Executors.newFixedThreadPool(2);
+        var e = assertThrows(IllegalArgumentException.class, () -> Cafe.run("x", staff, -1, Duration.ofMillis(1)));
         assertTrue(e.getMessage().contains("negative"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> Cafe.pooled(10, 0, Duration.ofMillis(1)));
-        assertTrue(e.getMessage().contains("at least 1 worker"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> Cafe.virtual(10, Duration.ofMillis(-1)));
-        assertTrue(e.getMessage().contains("negative"), e.getMessage());
-        assertThrows(NullPointerException.class, () -> Cafe.virtual(10, null));
-        e = assertThrows(IllegalArgumentException.class, () -> Cafe.pooled(1_000_000, 1, Duration.ofSeconds(1)));
-        assertTrue(e.getMessage().contains("minutes"), "a run of 11 days is refused before it starts: " + e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> Cafe.sweep(10, Duration.ofMillis(1), 0));
-        assertTrue(e.getMessage().contains("at least 1"), e.getMessage());
+        assertTrue(staff.isShutdown(), "a refused café still closes the executor it was given");
+        try (var virt = Executors.newVirtualThreadPerTaskExecutor()) {
+            e = assertThrows(IllegalArgumentException.class, () -> Cafe.run("x", virt, 10, Duration.ofMillis(-1)));
+            assertTrue(e.getMessage().contains("negative"), e.getMessage());
+            assertThrows(NullPointerException.class, () -> Cafe.run("x", virt, 10, null));
+        }
         assertThrows(IllegalArgumentException.class, () -> Cafe.rounds("here", 10, 1, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> Cafe.rounds("here", 10, 1, -1, 1));
+        assertThrows(IllegalArgumentException.class, () -> Cafe.rounds("here", -1, 1, 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> Cafe.roundsInChildJvm(10, -1, 0, 1));
     }
 
     @Test
-    void aPoolTooBigForTheOsIsRefusedBeforeAnyThreadStarts() {
-        var e = assertThrows(IllegalArgumentException.class,
-                () -> Cafe.pooled(50_000_000, 50_000_000, Duration.ZERO));
-        assertTrue(e.getMessage().contains("platform threads"), e.getMessage());
-    }
-
-    @Test
-    void theSweepRunsEveryPoolThenVirtualThreadsWithTheirPredictions() throws InterruptedException {
-        List<Cafe.SweepRow> rows = Cafe.sweep(40, Duration.ofMillis(5), 4, 40);
-        assertEquals(3, rows.size());
-        var four = rows.get(0);
-        assertEquals("fixed pool of 4", four.executor());
-        assertEquals(40, four.tasks());
-        assertEquals(10, four.waves());
-        assertEquals(50.0, four.predictedMs());
-        assertEquals(4, four.peak());
-        assertEquals(4, four.threads());
-        assertEquals(Cafe.slackFor(40, 4).toNanos() / 1e6, four.slackMs());
-        var forty = rows.get(1);
-        assertEquals(1, forty.waves());
-        assertEquals(40, forty.threads());
-        var virt = rows.get(2);
-        assertEquals("virtual thread per task", virt.executor());
-        assertEquals(0, virt.workers());
-        assertEquals(1, virt.waves());
-        assertEquals(5.0, virt.predictedMs());
-        assertEquals(40, virt.threads());
-        assertTrue(four.measuredMs() >= four.predictedMs(), "ten sleeps of 5 ms in a row cannot end before 50 ms");
+    void anInterruptedCafeCancelsItsBrewsAndThrows() throws Exception {
+        var caught = new AtomicReference<Throwable>();
+        var staff = Executors.newFixedThreadPool(2);
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                Cafe.run("fixed pool of 2", staff, 1_000, Duration.ofSeconds(1));
+            } catch (Throwable e) {
+                caught.set(e);
+            }
+        });
+        t.interrupt(); // before, during or after the submissions: close() sees it and cancels the brews
+        t.join(Duration.ofSeconds(20));
+        assertFalse(t.isAlive(), "the café stopped within 20 s of the interrupt instead of serving 500 s");
+        assertTrue(caught.get() instanceof InterruptedException, String.valueOf(caught.get()));
+        assertTrue(staff.isTerminated(), "no barista is left behind");
     }
 
     @Test
@@ -181,37 +136,30 @@ class CafeTest {
     }
 
     @Test
-    void anInterruptedCafeStopsAndThrows() throws Exception {
-        var caught = new AtomicReference<Throwable>();
-        Thread t = Thread.ofPlatform().start(() -> {
-            try {
-                Cafe.pooled(1_000, 2, Duration.ofSeconds(1));
-            } catch (Throwable e) {
-                caught.set(e);
-            }
-        });
-        Thread.sleep(200);
-        t.interrupt();
-        t.join(Duration.ofSeconds(20));
-        assertFalse(t.isAlive(), "the café stopped within 20 s of the interrupt instead of serving 500 s");
-        assertTrue(caught.get() instanceof InterruptedException, String.valueOf(caught.get()));
+    void viewsShowOneRowPerRunWithItsWavesAndBand() throws InterruptedException {
+        Duration task = Duration.ofMillis(2);
+        var pool = new CafeViews.Row(5, task, Cafe.run("fixed pool of 5", Executors.newFixedThreadPool(5), 20, task));
+        var virt = new CafeViews.Row(0, task, Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, task));
+        assertEquals(4, pool.waves());
+        assertEquals(1, virt.waves());
+        assertEquals(PoolModel.band(20, 5, task), pool.band());
+        assertEquals(8.0, pool.band().lo(), 1e-9, "4 waves of 2 ms");
+        assertEquals(2.0, virt.band().lo(), 1e-9, "one wave of 2 ms");
+        var table = CafeViews.table("café", List.of(pool, virt));
+        assertEquals(2, table.rowCount());
+        assertEquals(List.of(4, 1), table.intColumn("waves ⌈N/P⌉").asList());
+        assertEquals(List.of(5, 20), table.intColumn("threads used").asList());
+        var chart = CafeViews.sweepChart("sweep", List.of(pool, virt));
+        assertEquals(2, chart.getSeriesCollection().size(), "predicted and measured");
+        assertTrue(Charts.image(chart).getWidth() > 0, "the log axis renders");
+        assertThrows(IllegalArgumentException.class, () -> new CafeViews.Row(-1, task, pool.run()));
     }
 
     @Test
-    void viewsBuildFromTheResults() throws InterruptedException {
-        var setup = new Cafe.Setup(20, 5, Duration.ofMillis(2));
-        var pool = Cafe.pooled(20, 5, Duration.ofMillis(2));
-        var virt = Cafe.virtual(20, Duration.ofMillis(2));
-        var table = CafeViews.cafeTable(setup, pool, virt);
-        assertEquals(2, table.rowCount());
-        var rows = Cafe.sweep(20, Duration.ofMillis(1), 5);
-        assertEquals(2, CafeViews.sweepTable(rows, Duration.ofMillis(1)).rowCount());
-        assertEquals(2, CafeViews.sweepChart(rows, Duration.ofMillis(1)).getSeriesCollection().size());
-        assertTrue(Charts.image(CafeViews.sweepChart(rows, Duration.ofMillis(1))).getWidth() > 0, "the log axis renders");
+    void roundViewsCompareTheTwoJvms() throws InterruptedException {
         var a = Cafe.rounds("kernel", 10, 1, 0, 1);
         var b = Cafe.rounds("child JVM", 10, 1, 0, 1);
-        assertEquals(3, CafeViews.roundsTable(a, b, null).rowCount(), "two JVMs and their ratio");
-        assertEquals(4, CafeViews.roundsTable(a, b, virt).rowCount());
+        assertEquals(3, CafeViews.roundsTable(a, b).rowCount(), "two JVMs and their ratio");
         assertEquals(3, CafeViews.roundsChart(a, b).getSeriesCollection().size());
         assertTrue(Charts.image(CafeViews.roundsChart(a, b)).getWidth() > 0);
     }

@@ -1,103 +1,94 @@
 package course.kit.experiments;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.Measure.Measurement;
 import course.kit.Reproduction;
+import course.kit.RunResult;
 import course.kit.Scale;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class CreationTest {
-    private static final Duration GUARD = Duration.ofSeconds(20);
+    private static final Duration GUARD = Duration.ofSeconds(30);
 
     @Test
-    @DisplayName("article 001's loops run every thread, of the kind they name")
-    void serialLoopsRunEveryThread() throws Exception {
-        var platform = Creation.serialPlatform(50);
-        var virtual = Creation.serialVirtual(50);
-        var handOff = Creation.handOff(50);
-        assertEquals(List.of("platform", "virtual", "hand-off only"), List.of(platform.kind(), virtual.kind(), handOff.kind()));
-        for (var s : List.of(platform, virtual, handOff)) {
-            assertEquals(50, s.count());
-            assertTrue(s.elapsedNanos() > 0);
-            assertEquals(s.elapsedNanos() / 1_000.0 / 50, s.microsPerThread(), 1e-9);
+    @DisplayName("article 001's loops run one task at a time, each on a new thread of the kind they name")
+    void oneAtATime() throws Exception {
+        RunResult platform = Creation.platformOneAtATime(50);
+        RunResult virtual = Creation.submitAndGet("v", Executors.newVirtualThreadPerTaskExecutor(), 50);
+        for (RunResult r : List.of(platform, virtual)) {
+            assertEquals(50, r.count());
+            assertEquals(50, r.started());
+            assertEquals(1, r.peakConcurrency(), "each task ends before the next one starts: " + r);
+            assertEquals(50, r.threadsUsed(), "a new thread per task: " + r);
+            assertEquals(0, r.failed());
+            assertEquals(r.elapsedMillis() * 1_000 / 50, Creation.microsPerThread(r), 1e-9);
+        }
+        assertEquals(0, platform.virtualTasks());
+        assertEquals(50, virtual.virtualTasks());
+        var serial = Creation.OneAtATime.of(platform, virtual, virtual);
+        assertEquals(50, serial.count());
+        assertEquals(Creation.microsPerThread(platform) / Creation.microsPerThread(virtual), serial.ratio(), 1e-9);
+    }
+
+    @Test
+    @DisplayName("the hand-off loop runs every task on one reused virtual thread")
+    void handOffReusesOneThread() throws Exception {
+        RunResult r = Creation.submitAndGet("h", Executors.newSingleThreadExecutor(Thread.ofVirtual().factory()), 40);
+        assertEquals(40, r.count());
+        assertEquals(1, r.threadsUsed());
+        assertEquals(40, r.virtualTasks());
+        assertEquals(1, r.peakConcurrency());
+    }
+
+    @Test
+    @DisplayName("submit all runs every task on a thread of its own, of the executor's kind")
+    void submitAll() {
+        for (Creation.Kind kind : Creation.Kind.values()) {
+            RunResult r = assertTimeoutPreemptively(GUARD, () -> Creation.submitAll(kind.toString(), kind.perTask(), 64));
+            assertEquals(64, r.count());
+            assertEquals(64, r.threadsUsed());
+            assertEquals(kind == Creation.Kind.VIRTUAL ? 64 : 0, r.virtualTasks());
+            assertEquals(kind == Creation.Kind.VIRTUAL, kind.builder().unstarted(() -> {}).isVirtual());
         }
     }
 
     @Test
-    @DisplayName("thread counts below 1 are refused with a message")
-    void refusesBadCounts() {
-        var e = assertThrows(IllegalArgumentException.class, () -> Creation.serialPlatform(0));
-        assertTrue(e.getMessage().contains("at least 1"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Creation.serialVirtual(-1));
-        assertThrows(IllegalArgumentException.class, () -> Creation.handOff(0));
-        assertThrows(IllegalArgumentException.class, () -> Creation.startAllJoinAll(true, 0, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> Creation.parkedHeap(0));
-        assertThrows(IllegalArgumentException.class, () -> Creation.sleepers(0, Duration.ofMillis(1), 1));
-        assertThrows(IllegalArgumentException.class, () -> Creation.sleepers(10, Duration.ofMillis(1), 0));
-        assertThrows(IllegalArgumentException.class, () -> Creation.sleepers(10, Duration.ZERO, 1));
-        var neg = assertThrows(IllegalArgumentException.class, () -> Creation.startAndJoin(Thread.ofVirtual(), -1, () -> {}));
-        assertTrue(neg.getMessage().contains("negative"), neg.getMessage());
-    }
-
-    @Test
-    @DisplayName("a million platform threads are refused before any starts")
-    void refusesImpossiblePlatformBatch() {
-        var e = assertThrows(IllegalArgumentException.class, () -> Creation.startAllJoinAll(false, 50_000_000, 0, 1));
-        assertTrue(e.getMessage().contains("platform threads"), e.getMessage());
-    }
-
-    @Test
-    @DisplayName("startAndJoin starts every thread before joining any, on the builder's kind of thread")
-    void startsAllBeforeJoiningAny() {
-        for (boolean virtual : new boolean[] {true, false}) {
-            int n = 64;
-            var allStarted = new CountDownLatch(n);
-            var kinds = ConcurrentHashMap.<Boolean>newKeySet();
-            var ran = new AtomicInteger();
-            Runnable waitForAll = () -> {
-                allStarted.countDown();
-                try {
-                    // deadlocks if the caller joined a thread before starting the others
-                    if (!allStarted.await(15, TimeUnit.SECONDS)) throw new IllegalStateException("not all started");
-                    kinds.add(Thread.currentThread().isVirtual());
-                    ran.incrementAndGet();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            };
-            Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
-            long nanos = assertTimeoutPreemptively(GUARD, () -> Creation.startAndJoin(builder, n, waitForAll));
-            assertTrue(nanos > 0);
-            assertEquals(n, ran.get());
-            assertEquals(Set.of(virtual), kinds);
-        }
-    }
-
-    @Test
-    @DisplayName("the correct measurement repeats start-all-then-join-all and reports per thread")
-    void correctMeasurementShape() throws Exception {
-        Measurement m = Creation.startAllJoinAll(true, 200, 1, 3);
+    @DisplayName("the repeated measurement reports warm-ups, timed runs and the last run's records")
+    void repeated() throws Exception {
+        var last = new ArrayList<RunResult>();
+        Measurement m = Creation.submitAllRepeated(Creation.Kind.VIRTUAL, 200, 1, 3, last);
         assertEquals(200, m.opsPerRun());
         assertEquals(3, m.wallNanos().length);
         assertEquals(1, m.warmups());
-        assertTrue(m.perOpMicros() > 0);
-        assertTrue(m.name().startsWith("virtual"));
-        assertTrue(Creation.startAllJoinAll(false, 20, 0, 1).name().startsWith("platform"));
+        assertEquals("virtual, submit all", m.name());
+        assertEquals(1, last.size());
+        assertEquals(200, last.get(0).virtualTasks());
+        assertNotNull(Creation.submitAllRepeated(Creation.Kind.PLATFORM, 10, 0, 1, null));
+    }
+
+    @Test
+    @DisplayName("thread counts below 1, and platform batches the OS cannot hold, are refused with a message")
+    void refusesBadCounts() {
+        var e = assertThrows(IllegalArgumentException.class, () -> Creation.platformOneAtATime(0));
+        assertTrue(e.getMessage().contains("at least 1"), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> Creation.submitAndGet("v", Executors.newVirtualThreadPerTaskExecutor(), -1));
+        assertThrows(IllegalArgumentException.class,
+                () -> Creation.submitAll("v", Executors.newVirtualThreadPerTaskExecutor(), 0));
+        assertThrows(IllegalArgumentException.class, () -> Creation.parkedHeap(0));
+        var big = assertThrows(IllegalArgumentException.class,
+                () -> Creation.submitAllRepeated(Creation.Kind.PLATFORM, 50_000_000, 0, 1, null));
+        assertTrue(big.getMessage().contains("platform threads"), big.getMessage());
     }
 
     @Test
@@ -109,101 +100,22 @@ class CreationTest {
     }
 
     @Test
-    @DisplayName("the young generation's sizing is described from the JVM's flags")
-    void youngGeneration() {
-        String words = Creation.youngGeneration();
-        var bean = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-        boolean fixed = bean.getVMOption("MaxNewSize").getOrigin() == com.sun.management.VMOption.Origin.VM_CREATION;
-        assertEquals(fixed, words.startsWith("fixed"), words);
-    }
-
-    @Test
-    @DisplayName("the pause goal is read from the JVM")
-    void pauseGoal() {
-        var bean = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-        assertEquals(Long.parseLong(bean.getVMOption("MaxGCPauseMillis").getValue()) / 1e3, Creation.gcPauseGoalSeconds(), 1e-12);
-    }
-
-    @Test
-    @DisplayName("parked virtual threads take heap, which returns once they end")
-    void parkedHeapGrowsAndReturns() throws Exception {
-        int before = Thread.activeCount();
+    @DisplayName("parked virtual threads take heap; a Thread object alone is over 100 bytes")
+    void parkedHeap() throws Exception {
         var m = assertTimeoutPreemptively(GUARD, () -> Creation.parkedHeap(20_000));
         assertEquals(20_000, m.count());
         assertTrue(m.bytesPerThread() > 100, "a Thread object alone is over 100 bytes: " + m);
-        assertTrue(m.heapAfterBytes() < m.heapParkedBytes(), "heap returns after the threads end: " + m);
         assertEquals(Creation.platformStackKb(), m.stackKb());
         assertEquals(m.stackKb() * 1_024.0 / m.bytesPerThread(), m.stackOverParked(), 1e-9);
-        assertTrue(Thread.activeCount() <= before + 1, "no platform thread left behind");
-    }
-
-    @Test
-    @DisplayName("every sleeper of every round completes; the first round is the cold one")
-    void sleeperRounds() throws Exception {
-        Creation.Sleepers sleepers = assertTimeoutPreemptively(GUARD,
-                () -> Creation.sleepers(500, Duration.ofMillis(20), 2));
-        List<Creation.Round> rounds = sleepers.rounds();
-        assertEquals(2, rounds.size());
-        assertEquals(500, sleepers.count());
-        assertTrue(sleepers.jitWarmUpSeconds() > 0, "the JIT warm-up ran before round 2");
-        assertEquals(rounds.get(0), sleepers.cold());
-        assertEquals(rounds.get(1), sleepers.fastestWarm());
-        for (int i = 0; i < 2; i++) {
-            var r = rounds.get(i);
-            assertEquals(i + 1, r.round());
-            assertEquals(500, r.count());
-            assertEquals(500, r.completed());
-            assertEquals(0.02, r.sleepSeconds(), 1e-12);
-            // orderings that follow from the code, not from speed: the last sleeper began after the start
-            // phase began, slept at least 20 ms, and returned before the last join
-            assertTrue(r.asleepSeconds() > 0 && r.startSeconds() > 0, r.toString());
-            assertTrue(r.awakeSeconds() >= r.asleepSeconds() + r.sleepSeconds() - 1e-3, "every thread slept 20 ms: " + r);
-            assertTrue(r.awakeSeconds() <= r.totalSeconds(), r.toString());
-            assertTrue(r.totalSeconds() >= r.floorSeconds() - 1e-3, r.toString());
-            assertEquals(r.totalSeconds() - r.sleepSeconds() - r.asleepSeconds(), r.tailSeconds(), 1e-12);
-            assertEquals(r.sleepSeconds() + 2 * r.asleepSeconds() + 0.2, r.allowedSeconds(0.2), 1e-12);
-        }
-        assertFalse(rounds.get(0).warm());
-        assertTrue(rounds.get(1).warm());
-        var single = Creation.sleepers(10, Duration.ofMillis(1), 1);
-        assertEquals(0.0, single.jitWarmUpSeconds());
-        assertThrows(java.util.NoSuchElementException.class, single::fastestWarm);
-    }
-
-    @Test
-    @DisplayName("the sleepers leave MaxHeapFreeRatio as they found it")
-    void restoresHeapFlag() throws Exception {
-        var bean = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-        String before = bean.getVMOption("MaxHeapFreeRatio").getValue();
-        Creation.sleepers(10, Duration.ofMillis(1), 1);
-        assertEquals(before, bean.getVMOption("MaxHeapFreeRatio").getValue());
-    }
-
-    @Test
-    @DisplayName("interrupting the sleepers stops them and throws InterruptedException")
-    void sleepersAnswerInterrupt() throws Exception {
-        var thrown = new AtomicReference<Throwable>();
-        Thread caller = Thread.ofPlatform().start(() -> {
-            try {
-                Creation.sleepers(2_000, Duration.ofSeconds(30), 1);
-            } catch (Throwable t) {
-                thrown.set(t);
-            }
-        });
-        Thread.sleep(300);
-        caller.interrupt();
-        caller.join(GUARD.toMillis());
-        assertFalse(caller.isAlive(), "the sleepers did not stop on interrupt");
-        assertInstanceOf(InterruptedException.class, thrown.get());
     }
 
     @Test
     @DisplayName("the hand-off model adds the round trip to each kind's CPU per thread")
     void handOffModel() {
-        var handOff = new Creation.Serial("hand-off only", "x", 1_000, 20_000_000L); // 20 µs each
-        var cp = measurement("platform", 1_000, 90_000_000L, 60_000_000L);         // 90 µs wall, 60 µs CPU
-        var cv = measurement("virtual", 10_000, 10_000_000L, 5_000_000L);           // 1 µs wall, 0.5 µs CPU
-        var model = Creation.serialModel(handOff, cp, cv);
+        var serial = new Creation.OneAtATime(1_000, 150, 30, 20);             // hand-off: 20 µs each
+        var cp = measurement("platform", 1_000, 90_000_000L, 60_000_000L);    // 90 µs wall, 60 µs CPU
+        var cv = measurement("virtual", 10_000, 10_000_000L, 5_000_000L);      // 1 µs wall, 0.5 µs CPU
+        var model = Creation.serialModel(serial, cp, cv);
         assertEquals(80.0, model.platformMicros(), 1e-9);
         assertEquals(20.5, model.virtualMicros(), 1e-9);
         assertEquals(80.0 / 20.5, model.ratio(), 1e-9);
@@ -214,12 +126,11 @@ class CreationTest {
     @Test
     @DisplayName("the reproduction rows name article 001 and carry prediction and measurement")
     void reproductionRows() {
-        var p = new Creation.Serial("platform", "x", 1_000, 150_000_000L);
-        var v = new Creation.Serial("virtual", "x", 1_000, 30_000_000L);
-        var h = new Creation.Serial("hand-off only", "x", 1_000, 20_000_000L);
-        var parked = new Creation.ParkedHeap(1_000, 1_000_000, 2_000_000, 1_000_000, 1_024);
-        List<Reproduction> rows = Creation.rows(p, v, h, measurement("platform", 1_000, 90_000_000L, 60_000_000L),
-                measurement("virtual", 10_000, 10_000_000L, 5_000_000L), parked);
+        var serial = new Creation.OneAtATime(1_000, 150, 30, 20);
+        var parked = new Creation.ParkedHeap(1_000, 1_000_000, 2_000_000, 1_024);
+        var cp = measurement("platform", 1_000, 90_000_000L, 60_000_000L);
+        var cv = measurement("virtual", 10_000, 10_000_000L, 5_000_000L);
+        List<Reproduction> rows = Creation.rows(serial, cp, cv, parked);
         assertEquals(6, rows.size());
         rows.forEach(r -> assertEquals("001", r.article()));
         assertEquals(150.0, rows.get(0).measured(), 1e-9);
@@ -227,8 +138,7 @@ class CreationTest {
         assertEquals(5.0, rows.get(2).measured(), 1e-9);
         assertEquals(1.0, rows.get(4).measured(), 1e-9);
         assertEquals(1_000.0, rows.get(5).measured(), 1e-9);
-        assertEquals(5, Creation.rows(p, v, h, measurement("platform", 1_000, 90_000_000L, 60_000_000L),
-                measurement("virtual", 10_000, 10_000_000L, 5_000_000L), null).size());
+        assertEquals(5, Creation.rows(serial, cp, cv, null).size());
     }
 
     @Test
@@ -239,8 +149,31 @@ class CreationTest {
         assertEquals(1_000_000, full.sleepers());
         assertEquals(100_000, quick.sleepers());
         assertEquals(Duration.ofSeconds(1), quick.sleep());
-        assertTrue(full.rounds() >= 2 && quick.rounds() >= 2, "a cold round and at least one warm one");
-        assertTrue(full.serialCount() > quick.serialCount());
+        assertEquals(100_000, full.serial(), "a tenth of the article's million, one at a time");
+        assertTrue(full.serial() > quick.serial());
+        assertTrue(quick.reps() >= 3 && quick.warmups() >= 1, "a median of several warm runs");
+    }
+
+    @Test
+    @DisplayName("the views draw every measured figure and leave out the missing ones")
+    void views() {
+        var methods = List.of(new CreationViews.PerThread("one at a time", 100, 40),
+                new CreationViews.PerThread("hand-offs only", Double.NaN, 30),
+                new CreationViews.PerThread("submit all", 60, 0.5));
+        var chart = CreationViews.perThread("t", methods);
+        assertEquals(3, chart.getSeriesCollection().size());
+        assertEquals(0.1, chart.getStyler().getYAxisMin(), 1e-12, "the log axis starts below the smallest bar");
+        var ratios = CreationViews.ratios("r", methods);
+        assertEquals(List.of("article 001 as reported", "one at a time", "submit all"),
+                ratios.getSeriesCollection().iterator().next().getXData());
+        var table = CreationViews.perThreadTable("t", methods);
+        assertEquals(4, table.rowCount());
+        assertTrue(table.doubleColumn(3).isMissing(2), "no ratio for the hand-off row");
+        var parked = new Creation.ParkedHeap(1_000, 1_000_000, 2_200_000, 1_024);
+        assertEquals(2, CreationViews.memoryTable(parked).rowCount());
+        assertEquals(1, CreationViews.memory(parked).getSeriesCollection().size());
+        var sleepers = Creation.submitAll("sleepers", Executors.newVirtualThreadPerTaskExecutor(), 10);
+        assertEquals(1, CreationViews.asleep(sleepers).getSeriesCollection().size());
     }
 
     private static Measurement measurement(String name, long ops, long wallNanos, long cpuNanos) {

@@ -3,112 +3,49 @@ package course.kit.experiments;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.kit.Recorder;
+import course.kit.RunResult;
 import course.kit.Scale;
-import course.kit.Task;
 import java.time.Duration;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@DisplayName("IoVsCpu: notebook 04's experiments")
+@DisplayName("IoVsCpu: notebook 04's model, its instrument for starvation, and its views")
 class IoVsCpuTest {
     static final int CORES = Runtime.getRuntime().availableProcessors();
 
     @Test
-    @DisplayName("parameters: whole waves of CPU tasks, one CPU task at a time in the starvation runs, the formula's pool in the sweep")
+    @DisplayName("parameters: whole waves of CPU tasks, the formula's pool in the sweep, CPU tasks that outlast several sleeps")
     void parametersHaveTheShapeThePredictionsNeed() {
         for (Scale scale : Scale.values()) {
             var p = IoVsCpu.params(scale, 2);
             assertAll(scale.toString(),
                     () -> assertEquals(0, p.cpuTasks() % p.cores(), "CPU tasks are a multiple of the cores"),
-                    () -> assertTrue(p.hogEvery().compareTo(p.hogLength()) > 0, "CPU tasks arrive further apart than they last"),
-                    () -> assertTrue(p.hogLength().compareTo(p.ioSleep().multipliedBy(5)) >= 0, "a CPU task outlasts several sleeps"),
+                    () -> assertTrue(p.cpuHog().compareTo(p.sleep().multipliedBy(5)) >= 0, "a CPU task outlasts several sleeps"),
                     () -> assertTrue(p.mixedPools().contains(p.cores()), "the sweep has a pool of the cores"),
-                    () -> assertTrue(p.mixedPools().contains((int) Math.ceil(p.cores()
-                                    * (1 + p.mixedWait().toNanos() / (double) p.mixedCompute().toNanos()))),
-                            "the sweep has the pool the sizing formula gives"),
-                    () -> assertTrue(p.reps() >= 3, "a median needs at least 3 repetitions"));
+                    () -> assertTrue(p.mixedPools().contains(IoVsCpu.formulaPoolSize(p.cores(), 1.0, p.mixedWait(),
+                            p.mixedCompute())), "the sweep has the pool the sizing formula gives"),
+                    () -> assertTrue(p.mixedTasks() >= IoVsCpu.formulaPoolSize(p.cores(), 1.0, p.mixedWait(),
+                            p.mixedCompute()), "more mixed tasks than P*, so Little's law can be seen"));
         }
         assertTrue(IoVsCpu.params(Scale.QUICK, 2).ioTasks() < IoVsCpu.params(Scale.FULL, 2).ioTasks());
+        assertTrue(IoVsCpu.params(Scale.QUICK, 2).toString().contains("starvation"));
     }
 
     @Test
-    @DisplayName("the three executors: one platform thread, a fixed pool of the cores, a virtual thread per task")
-    void threeExecutors() {
-        var pools = IoVsCpu.threeExecutors(4);
-        assertAll(
-                () -> assertEquals(3, pools.size()),
-                () -> assertEquals(1, pools.get(0).platformThreads()),
-                () -> assertFalse(pools.get(0).virtualThreads()),
-                () -> assertEquals(4, pools.get(1).platformThreads()),
-                () -> assertFalse(pools.get(1).virtualThreads()),
-                () -> assertTrue(pools.get(2).virtualThreads()),
-                () -> assertThrows(IllegalArgumentException.class, () -> IoVsCpu.threeExecutors(0)));
-    }
-
-    @Test
-    @Timeout(30)
-    @DisplayName("CPU-bound: one thread runs one at a time; the pool and the virtual threads at most the cores at a time")
-    void cpuBoundConcurrency() throws InterruptedException {
-        var m = IoVsCpu.cpuBound(CORES, 3 * CORES, 200_000, 2);
-        assertAll(
-                () -> assertEquals(3, m.size()),
-                () -> assertEquals(2, m.get(0).elapsedMillis().length, "one time per repetition"),
-                () -> assertEquals(1, m.get(0).run().peakConcurrency(), "one thread"),
-                () -> assertEquals(1, m.get(0).run().threadsUsed(), "one thread"),
-                () -> assertTrue(m.get(1).run().peakConcurrency() <= CORES, "the pool"),
-                () -> assertEquals(0, m.get(1).run().virtualTasks(), "the pool's threads are platform threads"),
-                () -> assertEquals(3 * CORES, m.get(2).run().virtualTasks(), "every task on a virtual thread"),
-                // not time-sliced: a CPU-bound virtual thread keeps its carrier until it ends
-                () -> assertTrue(m.get(2).run().peakConcurrency() <= CORES,
-                        "CPU-bound virtual threads running at once: " + m.get(2).run().peakConcurrency()),
-                () -> assertEquals(0, m.get(2).threads(), "virtual threads are not counted as platform threads"));
-    }
-
-    @Test
-    @Timeout(30)
-    @DisplayName("I/O-bound: the three executors run every task; blocked virtual threads are all in flight at once")
-    void ioBoundRunsEveryTaskAndVirtualThreadsOverlap() throws InterruptedException {
-        var m = IoVsCpu.ioBound(2, 4, Duration.ofMillis(5));
-        assertAll(
-                () -> assertEquals(List.of("one thread", "fixed pool of 2 (cores)", "virtual thread per task"),
-                        m.stream().map(IoVsCpu.Measured::executor).toList()),
-                () -> assertEquals(1, m.get(0).run().peakConcurrency()),
-                () -> assertTrue(m.get(1).run().peakConcurrency() <= 2),
-                () -> m.forEach(x -> assertEquals(0, x.run().failed(), x.executor())));
-        // every task waits until all have started: only one thread per task gets there
-        var all = new CountDownLatch(50);
-        Task waitForAll = i -> {
-            all.countDown();
-            if (!all.await(10, TimeUnit.SECONDS)) throw new IllegalStateException("not all tasks ran at once");
-        };
-        var v = IoVsCpu.compare("latch", List.of(IoVsCpu.threeExecutors(2).get(2)), 50, waitForAll, 1).get(0);
-        assertEquals(50, v.run().peakConcurrency());
-        assertEquals(0, v.run().failed());
-    }
-
-    @Test
-    @DisplayName("ratio and cpuRatio: the median of the ratios within each repetition")
-    void pairedRatio() {
-        var a = new IoVsCpu.Measured("a", 1, null, new double[] {100, 300, 200}, new double[] {0, 0, 0});
-        var b = new IoVsCpu.Measured("b", 1, null, new double[] {50, 100, 400}, new double[] {0, 0, 0});
-        assertEquals(2.0, IoVsCpu.ratio(a, b), 1e-9, "ratios 2, 3, 0.5");
-        assertEquals(0.5, IoVsCpu.ratio(b, a), 1e-9, "ratios 0.5, 1/3, 2");
-        var c = new IoVsCpu.Measured("c", 1, null, new double[] {1, 1, 1}, new double[] {10, 40, 90});
-        var d = new IoVsCpu.Measured("d", 1, null, new double[] {1, 1, 1}, new double[] {10, 20, 30});
-        assertEquals(2.0, IoVsCpu.cpuRatio(c, d), 1e-9, "CPU ratios 1, 2, 3");
-    }
-
-    @Test
-    @DisplayName("predictions: ⌈N/P⌉·t waves, CPU work bounded by the cores, the mixed floor")
+    @DisplayName("predictions: ⌈N/P⌉·t waves, CPU work bounded by the cores, the mixed floor, the sizing formula")
     void predictions() {
         assertAll(
                 () -> assertEquals(1_000, IoVsCpu.wavesMillis(20, 2, Duration.ofMillis(100)), 1e-9),
@@ -118,109 +55,181 @@ class IoVsCpuTest {
                 () -> assertEquals(800, IoVsCpu.cpuBoundMillis(16, 1, 2, Duration.ofMillis(50)), 1e-9),
                 () -> assertEquals(3_000, IoVsCpu.mixedFloorMillis(60, 2, 2, Duration.ofMillis(10), Duration.ofMillis(90)), 1e-9),
                 () -> assertEquals(390, IoVsCpu.mixedFloorMillis(60, 60, 2, Duration.ofMillis(10), Duration.ofMillis(90)), 1e-9),
+                () -> assertEquals(20, IoVsCpu.formulaPoolSize(2, 1.0, Duration.ofMillis(90), Duration.ofMillis(10))),
+                () -> assertEquals(4, IoVsCpu.formulaPoolSize(4, 1.0, Duration.ZERO, Duration.ofMillis(10))),
+                () -> assertEquals(2, IoVsCpu.formulaPoolSize(3, 0.5, Duration.ofMillis(1), Duration.ofMillis(3)), "1.5·4/3 = 2"),
+                () -> assertThrows(IllegalArgumentException.class, () -> IoVsCpu.formulaPoolSize(2, 0, Duration.ZERO, Duration.ofMillis(1))),
+                () -> assertThrows(IllegalArgumentException.class, () -> IoVsCpu.formulaPoolSize(2, 1, Duration.ZERO, Duration.ZERO)),
                 () -> assertThrows(IllegalArgumentException.class, () -> IoVsCpu.wavesMillis(1, 0, Duration.ofMillis(1))),
                 () -> assertThrows(IllegalArgumentException.class, () -> IoVsCpu.cpuBoundMillis(1, 1, 0, Duration.ofMillis(1))));
     }
 
     @Test
-    @DisplayName("invalid experiments are refused before any thread starts")
-    void validation() {
+    @DisplayName("bands: a run faster than the cores allow, or far slower, falls outside; the prediction falls inside")
+    void bands() {
+        var cpu = IoVsCpu.cpuBand(12, 12, 2, Duration.ofMillis(50)); // 300 ms: virtual threads compute like a pool of 2
+        var mixed = IoVsCpu.mixedVirtualBand(40, 2, Duration.ofMillis(10), Duration.ofMillis(90)); // 290 ms
+        var sliced = IoVsCpu.timeSlicedBand(Duration.ofMillis(10), Duration.ofMillis(210));
         assertAll(
-                () -> assertThrows(IllegalArgumentException.class, () -> IoVsCpu.cpuBound(2, 4, 0, 1)),
-                () -> assertThrows(IllegalArgumentException.class, () -> IoVsCpu.compare("x", List.of(), 1, i -> { }, 1)),
-                () -> assertThrows(IllegalArgumentException.class,
-                        () -> IoVsCpu.compare("x", IoVsCpu.threeExecutors(2), 1, i -> { }, 0)),
-                () -> assertThrows(IllegalArgumentException.class,
-                        () -> IoVsCpu.mixed(10, 1, Duration.ofMillis(1), List.of())),
-                () -> assertThrows(IllegalArgumentException.class, () -> IoVsCpu.computeThenWait(-1, Duration.ZERO)),
-                () -> assertThrows(IllegalArgumentException.class,
-                        () -> IoVsCpu.ioBound(2, 1_000, Duration.ofMinutes(1))), // 1,000 minutes on one thread
-                () -> {
-                    var e = assertThrows(IllegalArgumentException.class, () -> IoVsCpu.starvation(2,
-                            Duration.ofMillis(5), 2, Duration.ofMillis(50), Duration.ofMillis(50), Duration.ofMillis(1)));
-                    assertTrue(e.getMessage().contains("hogEvery"), e.getMessage());
-                });
+                () -> assertTrue(cpu.contains(300)),
+                () -> assertFalse(cpu.contains(150), "12 tasks on 12 cores: a speed-up no 2-core machine gives"),
+                () -> assertFalse(cpu.contains(600), "one thread's time"),
+                () -> assertTrue(mixed.contains(290)),
+                () -> assertFalse(mixed.contains(200), "below the cores' floor"),
+                () -> assertFalse(mixed.contains(2_000), "a pool of the cores' time"),
+                () -> assertEquals(50, sliced.hi(), 1e-9),
+                () -> assertFalse(sliced.contains(190), "starved: a whole CPU task late"));
     }
 
     @Test
-    @Timeout(20)
-    @DisplayName("a CPU task stops when interrupted: nothing runs away")
-    void cpuWorkAnswersInterruption() throws Exception {
-        var failure = new AtomicReference<Throwable>();
-        var started = new CountDownLatch(1);
-        Thread t = Thread.ofVirtual().start(() -> {
-            started.countDown();
-            try {
-                IoVsCpu.computeThenWait(Long.MAX_VALUE, Duration.ZERO).run(0); // years of work
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        assertTrue(started.await(5, TimeUnit.SECONDS));
-        t.interrupt();
-        assertTrue(t.join(Duration.ofSeconds(10)), "the CPU task did not stop");
-        assertTrue(failure.get() instanceof InterruptedException, String.valueOf(failure.get()));
-    }
-
-    @Test
-    @Timeout(20)
-    @DisplayName("mixed: a run per pool size, then virtual threads; tasks compute then wait")
-    void mixedSweepShape() throws InterruptedException {
-        var m = IoVsCpu.mixed(8, 10_000, Duration.ofMillis(2), List.of(1, 4));
+    @Timeout(30)
+    @DisplayName("the three executors (reproduce's copy of the cells): one thread one at a time, the pool at most the cores, a virtual thread per task")
+    void threeExecutors() {
+        var m = IoVsCpu.threeExecutors(CORES, 3 * CORES, () -> course.kit.Tasks.burn(200_000));
         assertAll(
-                () -> assertEquals(3, m.size()),
+                () -> assertEquals(List.of("one thread", "fixed pool of " + CORES, "virtual thread per task"),
+                        m.stream().map(x -> x.run().name()).toList()),
                 () -> assertEquals(1, m.get(0).run().peakConcurrency()),
-                () -> assertTrue(m.get(1).run().peakConcurrency() <= 4),
-                () -> assertEquals(4, m.get(1).threads()),
-                () -> assertEquals(8, m.get(2).run().virtualTasks()),
-                () -> m.forEach(x -> assertEquals(0, x.run().failed(), x.executor())));
+                () -> assertEquals(1, m.get(0).run().threadsUsed()),
+                () -> assertTrue(m.get(1).run().peakConcurrency() <= CORES),
+                () -> assertEquals(0, m.get(1).run().virtualTasks()),
+                () -> assertEquals(3 * CORES, m.get(2).run().virtualTasks()),
+                // not time-sliced: a CPU-bound virtual thread keeps its carrier until it ends
+                () -> assertTrue(m.get(2).run().peakConcurrency() <= CORES, "at once: " + m.get(2).run().peakConcurrency()),
+                () -> m.forEach(x -> assertTrue(x.cpuMillis() >= 0, x.run().name())),
+                () -> m.forEach(x -> assertEquals(0, x.run().failed(), x.run().name())));
+        // every task waits until all have started: only one thread per task gets there
+        var all = new CountDownLatch(50);
+        var v = IoVsCpu.run("latch", Executors.newVirtualThreadPerTaskExecutor(), 50, () -> {
+            all.countDown();
+            if (!all.await(10, TimeUnit.SECONDS)) throw new IllegalStateException("not all tasks ran at once");
+        });
+        assertEquals(50, v.run().peakConcurrency());
+        assertEquals(0, v.run().failed());
     }
 
     @Test
-    @Timeout(60)
-    @DisplayName("starvation, in a child JVM with one carrier: every virtual thread shares it, and a CPU task holds up every sleep due while it runs")
-    void starvationOnOneCarrier() throws InterruptedException {
-        var p = new IoVsCpu.Params(2, 2, Duration.ofMillis(1), 1, 1, Duration.ofMillis(1), 1, Duration.ofMillis(1),
-                Duration.ofMillis(1), List.of(1), 3, Duration.ofMillis(5), 2, Duration.ofMillis(40), Duration.ofMillis(80),
-                Duration.ofMillis(1));
-        IoVsCpu.Starvation s = IoVsCpu.starvationInChild(p);
-        assertAll(
-                () -> assertEquals("1", s.parallelism()),
-                () -> assertEquals(1, s.carriers().size(), "carriers: " + s.carriers()),
-                () -> assertEquals(IoVsCpu.SCENARIOS, s.scenarios().stream().map(IoVsCpu.Scenario::name).toList()),
-                () -> assertEquals(0, s.scenario(IoVsCpu.ALONE).cpuTaskMillis().length),
-                () -> assertTrue(s.scenario(IoVsCpu.ALONE).samples() > 0),
-                () -> {
-                    for (String name : IoVsCpu.SCENARIOS.subList(1, IoVsCpu.SCENARIOS.size())) {
-                        assertEquals(2, s.scenario(name).cpuTaskMillis().length, name);
-                    }
-                },
-                () -> {
-                    // on the one carrier, a sleep due during a CPU task resumes only when that task ends
-                    var hog = s.scenario(IoVsCpu.CPU_VIRTUAL);
-                    double floor = hog.shortestCpuTask() - 5;
-                    assertTrue(hog.latenessWhileCpuRan().length > 0, "no sleep was due during a CPU task");
-                    for (double late : hog.latenessWhileCpuRan()) assertTrue(late >= floor, late + " < " + floor);
+    @DisplayName("measured: cores busy is CPU time over elapsed time")
+    void measured() {
+        var rec = Recorder.start("x", 0);
+        RunResult r = rec.stop();
+        var m = new IoVsCpu.Measured(r, 0);
+        assertEquals(0, m.coresBusy(), 1e-9);
+        assertThrows(NullPointerException.class, () -> new IoVsCpu.Measured(null, 1));
+    }
+
+    @Test
+    @Timeout(30)
+    @DisplayName("starvation: while a CPU task holds every carrier, no sleeping virtual thread wakes; on platform threads they do")
+    void cpuOnEveryCarrierHoldsUpEverySleeper() throws Exception {
+        var starved = holdEveryCore(Executors.newVirtualThreadPerTaskExecutor());
+        assertAll("CPU tasks on virtual threads",
+                () -> assertEquals(CORES, starved.cpuTasks()),
+                () -> assertEquals(CORES, starved.cpuOnVirtual()),
+                () -> assertTrue(starved.lateWhileCpuRan().length > 0, "no sleep waited while the CPU tasks ran"),
+                () -> assertEquals(0, starved.wokeWhileCpuRan(), starved.toString()));
+        var sliced = holdEveryCore(Executors.newFixedThreadPool(CORES));
+        assertAll("CPU tasks on platform threads",
+                () -> assertEquals(0, sliced.cpuOnVirtual()),
+                () -> assertTrue(sliced.wokeWhileCpuRan() > 0, sliced.toString()));
+    }
+
+    /**
+     * Eight virtual threads each start one sleep of 200 ms; right after, one spinning task per core runs on
+     * {@code cpu} until 500 ms after all of them run. The sleeps fall due while every spinner runs (unless
+     * starting the spinners took 200 ms). A spin never blocks, so on virtual threads it keeps its carrier.
+     */
+    private static Lateness.Result holdEveryCore(ExecutorService cpu) throws Exception {
+        var log = Lateness.start("test");
+        var release = new AtomicBoolean();
+        var spinning = new CountDownLatch(CORES);
+        var sleeping = new CountDownLatch(8);
+        try (var io = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 8; i++) {
+                io.submit(() -> {
+                    long due = System.nanoTime() + 200_000_000;
+                    sleeping.countDown();
+                    Thread.sleep(200);
+                    log.woke(due);
+                    return null;
                 });
-        assertNotNull(IoVsCpu.latenessChart(s));
-        assertEquals(IoVsCpu.SCENARIOS.size(), IoVsCpu.latenessChart(s).getSeriesCollection().size());
+            }
+            assertTrue(sleeping.await(10, TimeUnit.SECONDS));
+            try (cpu) {
+                for (int i = 0; i < CORES; i++) {
+                    cpu.submit(log.cpuTask(() -> {
+                        spinning.countDown();
+                        while (!release.get()) Thread.onSpinWait();
+                    }));
+                }
+                assertTrue(spinning.await(10, TimeUnit.SECONDS)); // this test's thread is a platform thread
+                Thread.sleep(500);
+                release.set(true);
+            }
+        }
+        return log.stop();
     }
 
     @Test
-    @DisplayName("lateness statistics: quantiles, and the sleeps due while a CPU task ran")
+    @DisplayName("lateness statistics: the stretch when every CPU task ran, the sleeps due then, those woken then")
     void latenessStatistics() {
-        var sc = new IoVsCpu.Scenario("x", new double[] {5, 15, 25, 35}, new double[] {1, 2, 30, 4},
-                new double[] {10}, new double[] {20}, 40);
+        // two CPU tasks: [10, 40) and [12, 30): all running in [12, 30)
+        var r = new Lateness.Result("x", new double[] {5, 15, 25, 35}, new double[] {1, 2, 10, 4},
+                new double[] {10, 12}, new double[] {40, 30}, 2);
         assertAll(
-                () -> assertEquals(4, sc.samples()),
-                () -> assertEquals(2, sc.latenessQuantile(0.5)),
-                () -> assertEquals(30, sc.maxLateness()),
-                () -> assertEquals(2, sc.latenessWhileCpuRan().length, "due at 15 and 25, inside [10, 30)"),
-                () -> assertEquals(2, sc.medianLatenessWhileCpuRan()),
-                () -> assertEquals(20, sc.longestCpuTask()),
-                () -> assertEquals(1, IoVsCpu.quantile(new double[] {3, 1, 2}, 0)),
-                () -> assertEquals(3, IoVsCpu.quantile(new double[] {3, 1, 2}, 1)),
-                () -> assertTrue(Double.isNaN(IoVsCpu.quantile(new double[0], 0.5))),
-                () -> assertThrows(IllegalArgumentException.class, () -> IoVsCpu.quantile(new double[] {1}, 2)));
+                () -> assertEquals(4, r.sleeps()),
+                () -> assertEquals(2, r.cpuTasks()),
+                () -> assertEquals(18, r.allCpuRunningMillis(), 1e-9),
+                () -> assertEquals(2, r.lateWhileCpuRan().length, "due at 15 and 25 (woke at 17 and 35); not due at 5 (woke at 6) or 35"),
+                () -> assertEquals(1, r.wokeWhileCpuRan(), "woke at 17, inside [12, 30)"),
+                () -> assertEquals(2, r.medianLateWhileCpuRan()),
+                () -> assertEquals(10, r.maxLate()),
+                () -> assertEquals(1, new Lateness.Result("queued", new double[] {8}, new double[] {25}, new double[] {10, 12},
+                        new double[] {40, 30}, 2).lateWhileCpuRan().length, "due before the window, woken after it: held up too"),
+                () -> assertEquals(18, r.shortestCpuTask(), 1e-9),
+                () -> assertEquals(1, Lateness.quantile(new double[] {3, 1, 2}, 0)),
+                () -> assertEquals(3, Lateness.quantile(new double[] {3, 1, 2}, 1)),
+                () -> assertTrue(Double.isNaN(Lateness.quantile(new double[0], 0.5))),
+                () -> assertThrows(IllegalArgumentException.class, () -> Lateness.quantile(new double[] {1}, 2)));
+        var none = new Lateness.Result("alone", new double[] {5}, new double[] {1}, new double[0], new double[0], 0);
+        assertAll(
+                () -> assertNull(none.allCpuRunning()),
+                () -> assertEquals(1, none.lateWhileCpuRan().length, "with no CPU tasks, every sleep"),
+                () -> assertEquals(0, none.wokeWhileCpuRan()));
+    }
+
+    @Test
+    @DisplayName("a CPU task that is interrupted is not noted as finished; one that throws rethrows")
+    void cpuTaskWrapper() {
+        var log = Lateness.start("x");
+        log.cpuTask(() -> { throw new InterruptedException(); }).run();
+        assertTrue(Thread.interrupted(), "the interrupt is kept");
+        assertThrows(IllegalStateException.class, () -> log.cpuTask(() -> { throw new java.io.IOException("x"); }).run());
+        log.cpuTask(() -> { }).run();
+        assertEquals(1, log.stop().cpuTasks());
+    }
+
+    @Test
+    @DisplayName("views: tables have a row per run, charts a series per run or scenario")
+    void views() {
+        var p = IoVsCpu.params(Scale.QUICK, 2);
+        RunResult a = Recorder.start("one thread", 0).stop();
+        RunResult b = Recorder.start("fixed pool of 2", 0).stop();
+        var m = List.of(new IoVsCpu.Measured(a, 1), new IoVsCpu.Measured(b, 1));
+        assertEquals(2, IoVsCpuViews.table("t", m, 1, 2).rowCount());
+        assertThrows(IllegalArgumentException.class, () -> IoVsCpuViews.table("t", m, 1));
+        assertEquals(2, IoVsCpuViews.runs("t", List.of(a, b), 1, 2).rowCount());
+        assertEquals(3, IoVsCpuViews.speedUpChart(List.of(a, b), List.of(a, b), 2).getSeriesCollection().size());
+        var sweep = new TreeMap<Integer, IoVsCpu.Measured>();
+        sweep.put(2, m.get(0));
+        sweep.put(20, m.get(1));
+        assertEquals(4, IoVsCpuViews.mixedChart(sweep, m.get(0), p, 20, "P*").getSeriesCollection().size());
+        assertEquals(3, IoVsCpuViews.mixedChart(sweep, null, p, 20, "P*").getSeriesCollection().size());
+        var r = new Lateness.Result("x", new double[] {1}, new double[] {1}, new double[0], new double[0], 0);
+        var q = new Lateness.Result("y", new double[0], new double[0], new double[] {0}, new double[] {1}, 1);
+        assertEquals(2, IoVsCpuViews.latenessChart(List.of(r, q)).getSeriesCollection().size());
+        var table = IoVsCpuViews.latenessTable("t", List.of(r, q));
+        assertEquals(2, table.rowCount());
+        assertTrue(table.column("median lateness then (ms)").isMissing(1), "no sleeps: no median, not 0");
     }
 }

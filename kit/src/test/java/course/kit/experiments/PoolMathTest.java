@@ -3,19 +3,42 @@ package course.kit.experiments;
 import static java.time.Duration.ofMillis;
 import static java.time.Duration.ofSeconds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.PoolModel;
+import course.kit.Recorder;
 import course.kit.Reproduction;
+import course.kit.RunResult;
 import course.kit.Scale;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
 class PoolMathTest {
+
+    /** n tasks on a fixed pool of p that all wait for one latch: every task starts before any ends. */
+    private static RunResult batchOnLatch(String name, int n, int p, boolean virtual) throws Exception {
+        var rec = Recorder.start(name, n);
+        var go = new CountDownLatch(1);
+        var started = new CountDownLatch(Math.min(n, p));
+        try (var pool = virtual ? Executors.newVirtualThreadPerTaskExecutor() : Executors.newFixedThreadPool(p)) {
+            for (int i = 0; i < n; i++) {
+                pool.submit(rec.task(() -> {
+                    started.countDown();
+                    go.await();
+                }));
+            }
+            started.await();
+            go.countDown();
+        }
+        return rec.stop();
+    }
 
     @Test
     void batchTimeIsCeilOfTasksOverPoolTimesTaskTime() {
@@ -29,85 +52,119 @@ class PoolMathTest {
 
     @Test
     void rejectsImpossibleArguments() {
-        var e = assertThrows(IllegalArgumentException.class, () -> PoolModel.waves(5, 0));
-        assertTrue(e.getMessage().contains("at least 1 thread"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> PoolModel.waves(-1, 2));
-        assertThrows(IllegalArgumentException.class, () -> PoolModel.batchTime(1, 1, ofMillis(-1)));
         assertThrows(IllegalArgumentException.class, () -> PoolMath.littleThroughput(1, Duration.ZERO));
-        assertThrows(IllegalArgumentException.class, () -> PoolMath.fifoSchedule(List.of(ofMillis(1)), 0));
-        assertThrows(IllegalArgumentException.class, () -> PoolMath.threeCalls(List.of()));
-        assertThrows(IllegalArgumentException.class, () -> PoolMath.sweep(new int[] {1}, new int[] {1}, Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> PoolMath.littleThroughput(-1, ofSeconds(1)));
+        assertThrows(IllegalArgumentException.class, () -> PoolMath.units(ofMillis(1), 1, -1));
+        assertThrows(IllegalArgumentException.class, () -> PoolMath.loopBand(0, 1, ofMillis(1), true));
+        assertThrows(IllegalArgumentException.class, () -> PoolMath.loopBand(1, 1, Duration.ZERO, false));
+        assertThrows(IllegalArgumentException.class, () -> PoolMath.makespanBand(ofMillis(1), 3, 0));
     }
 
     @Test
     void littlesLaw() {
         assertEquals(200.0, PoolMath.littleThroughput(200, ofSeconds(1)), 1e-9);
         assertEquals(20.0, PoolMath.littleThroughput(10, ofMillis(500)), 1e-9);
+        assertEquals(0.0, PoolMath.littleThroughput(0, ofMillis(500)), 1e-9);
     }
 
     @Test
-    void fifoGivesEachTaskToTheFirstFreeWorker() {
-        // A: 3 s; B: 1 s, 1 s, 1 s -> 3 s (round-robin would give 4 s)
-        assertEquals(ofSeconds(3), PoolMath.fifoMakespan(PoolMath.units(ofSeconds(1), 3, 1, 1, 1), 2));
-        // list order is kept: the long task last ends at 4 s
-        assertEquals(ofSeconds(4), PoolMath.fifoMakespan(PoolMath.units(ofSeconds(1), 1, 1, 1, 3), 2));
-        var s = PoolMath.fifoSchedule(PoolMath.units(ofSeconds(1), 1, 1, 1, 3), 2);
-        assertEquals(List.of(0, 1, 0, 1), s.stream().map(PoolMath.Slot::worker).toList());
-        assertEquals(ofSeconds(1), s.get(3).start());
-        assertEquals(2, PoolMath.longestChain(s));
-        assertEquals(Duration.ZERO, PoolMath.fifoMakespan(List.of(), 3));
+    void unitsAreMultiplesOfTheUnit() {
+        assertEquals(List.of(ofMillis(50), ofMillis(50), ofMillis(200)), PoolMath.units(ofMillis(50), 1, 1, 4));
     }
 
     @Test
-    void orderMattersForTheNotebooksWorkload() {
-        assertEquals(ofSeconds(6), PoolMath.fifoMakespan(PoolMath.units(ofSeconds(1), 1, 1, 1, 1, 1, 1, 1, 1, 4), 3));
-        assertEquals(ofSeconds(4), PoolMath.fifoMakespan(PoolMath.units(ofSeconds(1), 4, 1, 1, 1, 1, 1, 1, 1, 1), 3));
+    void aPoolLoopHasTheBandOfItsWaves() {
+        // 20 clients × 4 calls on a pool of 20: 4 waves of W, the same band as 80 equal tasks on 20 threads
+        var pool = PoolMath.loopBand(20, 4, ofMillis(50), false);
+        var waves = PoolModel.band(80, 20, ofMillis(50));
+        assertEquals(waves.lo(), pool.lo(), 1e-9);
+        assertEquals(waves.hi(), pool.hi(), 1e-9);
+        assertEquals(200.0, pool.lo(), 1e-9);
     }
 
     @Test
-    void makespanRunsOnAFixedPoolOfPlatformThreads() throws Exception {
-        var r = PoolMath.makespan("test", PoolMath.units(ofMillis(5), 1, 1, 1, 4), 2);
-        assertEquals(4, r.run().count());
-        assertEquals(2, r.run().peakConcurrency());
-        assertEquals(0, r.run().virtualTasks());
-        assertEquals(0, r.run().failed());
-        assertEquals(ofMillis(25), r.predicted()); // A: 5, 5; B: 5, then 20 from 5 ms
+    void aVirtualLoopAllowsEveryCallsParkAndWake() {
+        var one = PoolMath.loopBand(1_000, 1, ofMillis(50), true);
+        var four = PoolMath.loopBand(1_000, 4, ofMillis(50), true);
+        assertEquals(50.0, one.lo(), 1e-9);
+        assertEquals(200.0, four.lo(), 1e-9);
+        double perCall = PoolModel.Allowances.here().perVirtualThread().toNanos() / 1e6;
+        double perWave = PoolModel.Allowances.here().perWave().toNanos() / 1e6;
+        // three more calls each: three more waves and 3,000 more park-and-wake allowances
+        assertEquals(3 * perWave + 3_000 * perCall, (four.hi() - four.lo()) - (one.hi() - one.lo()), 1e-6);
     }
 
     @Test
-    void sweepRunsEveryPointOnPoolsOfTheGivenSize() throws Exception {
-        var pts = PoolMath.sweep(new int[] {2, 3}, new int[] {1, 4, 5}, ofMillis(2));
-        assertEquals(6, pts.size());
-        assertEquals(List.of(1, 2, 3, 1, 2, 2), pts.stream().map(PoolMath.SweepPoint::waves).toList());
-        assertEquals(3 * 2.0, pts.get(2).predictedMillis(), 1e-9);
-        assertTrue(PoolMath.sweepChart(pts, ofMillis(2)).getSeriesCollection().size() == 4);
+    void aMakespanBandStartsAtThePredictionAndAllowsEveryTask() {
+        var band = PoolMath.makespanBand(ofMillis(300), 9, 3);
+        assertEquals(300.0, band.lo(), 1e-9);
+        assertEquals(300.0 + PoolModel.slack(9, 3, 0).toNanos() / 1e6, band.hi(), 1e-9);
+        assertTrue(band.contains(300.0));
+        assertFalse(band.contains(299.0));
     }
 
     @Test
-    void littleRunsPoolsAndVirtualThreads() throws Exception {
-        var pts = PoolMath.little(new int[] {1, 4}, 2, new int[] {50}, ofMillis(2));
-        assertEquals(3, pts.size());
-        assertEquals(8, pts.get(1).tasks());
-        assertEquals("virtual threads", pts.get(2).executor());
-        assertEquals(25_000.0, pts.get(2).predictedPerSecond(), 1e-6);
-        assertTrue(pts.get(2).lowestPerSecond() < pts.get(2).predictedPerSecond());
+    void aBatchKnowsItsWavesAndPrediction() throws Exception {
+        RunResult r = batchOnLatch("5 on 2", 5, 2, false);
+        var b = new PoolMath.Batch(5, 2, ofMillis(30), r);
+        assertEquals(3, b.waves());
+        assertEquals(90.0, b.predictedMillis(), 1e-9);
+        assertEquals(2, r.threadsUsed());
+        assertEquals(2, r.peakConcurrency());
+        var chart = PoolMath.wavesChart(List.of(b, new PoolMath.Batch(5, 3, ofMillis(30), r)));
+        assertEquals(4, chart.getSeriesCollection().size()); // a staircase and the points, per pool size
+        assertEquals(2, PoolMath.wavesTable(List.of(b, b)).rowCount());
     }
 
     @Test
-    void threeCallsRunOneThreadThenOneVirtualThreadEach() throws Exception {
-        var r = PoolMath.threeCalls(List.of(ofMillis(3), ofMillis(4), ofMillis(5)));
-        assertEquals(ofMillis(12), r.predictedSequential());
-        assertEquals(ofMillis(5), r.predictedParallel());
-        assertEquals(1, r.sequential().peakConcurrency());
-        assertEquals(1, r.sequential().threadsUsed());
-        assertEquals(3, r.parallel().virtualTasks());
+    void theWavesChartDrawsAnyModel() throws Exception {
+        RunResult r = batchOnLatch("1 on 1", 1, 1, false);
+        var chart = PoolMath.wavesChart(List.of(new PoolMath.Batch(3, 2, ofMillis(10), r)),
+                (n, p, t) -> t.multipliedBy(n), "your fixedPoolTime");
+        var staircase = chart.getSeries("your fixedPoolTime, P = 2");
+        // the model is evaluated at N = 1, 2, 3, each a flat step of width 1
+        assertEquals(List.of(10.0, 10.0, 20.0, 20.0, 30.0, 30.0),
+                java.util.Arrays.stream(staircase.getYData()).boxed().toList());
     }
 
     @Test
-    void slackGrowsWithWavesAndThreads() {
-        assertEquals(PoolModel.SLACK_FIXED, PoolModel.slack(0, 0, 0));
-        assertTrue(PoolModel.slack(10, 0, 0).compareTo(PoolModel.slack(1, 0, 0)) > 0);
-        assertTrue(PoolModel.slack(1, 0, 10_000).compareTo(PoolModel.slack(1, 0, 0)) > 0);
+    void aLoopTellsPoolsFromVirtualThreads() throws Exception {
+        var pool = new PoolMath.Loop("fixed pool of 3", 3, 2, ofMillis(100), batchOnLatch("pool", 6, 3, false));
+        var virtual = new PoolMath.Loop("virtual threads", 6, 1, ofMillis(100), batchOnLatch("virtual", 6, 6, true));
+        assertFalse(pool.virtual());
+        assertTrue(virtual.virtual());
+        assertEquals(30.0, pool.predictedPerSecond(), 1e-9);
+        assertEquals(60.0, virtual.predictedPerSecond(), 1e-9);
+        var chart = PoolMath.littleChart(List.of(pool, virtual));
+        assertEquals(List.of("predicted λ = L / W", "measured, fixed pools", "measured, virtual threads"),
+                chart.getSeriesCollection().stream().map(s -> s.getName()).toList());
+        assertEquals(2, PoolMath.littleTable(List.of(pool, virtual)).rowCount());
+    }
+
+    @Test
+    void aMakespanIsJudgedAgainstItsBand() throws Exception {
+        RunResult r = batchOnLatch("3 on 3", 3, 3, false);
+        // the run took far less than 10 s: below a 10 s prediction, so outside its band
+        var m = new PoolMath.Makespan("three", PoolMath.units(ofMillis(1), 1, 1, 1), 3, ofSeconds(10), r);
+        assertFalse(m.within());
+        assertEquals(10_000.0, m.band().lo(), 1e-9);
+        var chart = PoolMath.makespanChart("t", "list", List.of(m), "by hand");
+        assertEquals(3, chart.getSeriesCollection().size());
+        assertEquals(1, PoolMath.makespanTable("t", List.of(m)).rowCount());
+    }
+
+    @Test
+    void theArticlesCallsRunOnOneThreadThenAVirtualThreadEach() {
+        var calls = List.of(ofMillis(3), ofMillis(4), ofMillis(5));
+        RunResult seq = PoolMath.oneAfterAnother(calls);
+        RunResult par = PoolMath.onVirtualThreads(calls);
+        assertEquals(3, seq.count());
+        assertEquals(1, seq.peakConcurrency());
+        assertEquals(1, seq.threadsUsed());
+        assertEquals(0, seq.virtualTasks());
+        assertEquals(3, par.virtualTasks());
+        assertEquals(3, par.threadsUsed());
+        assertEquals(2, PoolMath.callsTable(calls, seq, par).rowCount());
     }
 
     @Test

@@ -3,115 +3,222 @@ package course.kit.experiments;
 import static java.time.Duration.ofMillis;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import course.kit.experiments.Throttling.ConnectionPool;
-import course.kit.experiments.Throttling.Permit;
-import course.kit.experiments.Throttling.Plan;
-import course.kit.experiments.Throttling.PoolExhausted;
+import course.kit.Recorder;
+import course.kit.RunResult;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
 class ThrottlingTest {
-    // a hold far longer than the connection wait: the burst of 100 virtual threads arrives well within it
+    // a hold far longer than the connection time-out: a burst of 100 virtual threads arrives well within it
     static final Duration HOLD = ofMillis(200), WAIT = ofMillis(10);
 
     @Test
-    void poolHandsOutAtMostItsCapacityAndTimesOut() throws Exception {
-        var db = new ConnectionPool(2, ofMillis(5));
-        var a = db.borrow();
-        var b = db.borrow();
-        var e = assertThrows(PoolExhausted.class, db::borrow);
-        assertTrue(e.getMessage().contains("all 2 in use"), e.getMessage());
-        assertEquals(2, db.inUse());
-        a.close();
-        a.close(); // a second close gives nothing back twice
-        assertEquals(1, db.inUse());
-        try (var c = db.borrow()) {
-            assertEquals(2, db.peakInUse());
+    void theDatabaseLendsAtMostItsConnectionsAndTurnsTheNextCallerAway() throws Exception {
+        var db = new SimulatedDatabase(2, Duration.ofMinutes(1), ofMillis(5));
+        var holders = new Thread[2];
+        var interrupted = new AtomicInteger();
+        for (int i = 0; i < 2; i++) {
+            int id = i;
+            holders[i] = Thread.ofVirtual().start(() -> {
+                try {
+                    db.query(id);
+                } catch (InterruptedException e) {
+                    interrupted.incrementAndGet();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
         }
-        b.close();
+        while (db.inUse() < 2) Thread.onSpinWait(); // both queries hold their connections
+        var e = assertThrows(SQLTransientConnectionException.class, () -> db.query(3));
+        assertTrue(e.getMessage().contains("total=2, active=2"), e.getMessage());
+        for (Thread t : holders) t.interrupt();
+        for (Thread t : holders) t.join();
+        assertEquals(2, interrupted.get());
         assertEquals(0, db.inUse());
-        assertEquals(3, db.borrowed());
-        assertEquals(1, db.timeouts());
-        assertThrows(IllegalStateException.class, () -> b.query(ofMillis(1)));
+        assertEquals(2, db.peakInUse());
+        assertEquals(2, db.connections());
+        assertEquals("row 7", new SimulatedDatabase(1, ofMillis(1), WAIT).query(7));
     }
 
     @Test
-    void rejectsImpossiblePlans() {
-        assertThrows(IllegalArgumentException.class, () -> new ConnectionPool(0, WAIT));
-        assertThrows(IllegalArgumentException.class, () -> Plan.throttled(10, 5, WAIT, HOLD, 0));
-        assertThrows(IllegalArgumentException.class, () -> Plan.unthrottled(-1, 5, WAIT, HOLD));
-        assertThrows(IllegalArgumentException.class, () -> Plan.unthrottled(1, 5, WAIT, Duration.ZERO));
+    void rejectsImpossibleDatabasesAndPredictions() {
+        assertThrows(IllegalArgumentException.class, () -> new SimulatedDatabase(0, HOLD, WAIT));
+        assertThrows(IllegalArgumentException.class, () -> new SimulatedDatabase(5, Duration.ZERO, WAIT));
+        assertThrows(IllegalArgumentException.class, () -> new SimulatedDatabase(5, HOLD, ofMillis(-1)));
+        assertThrows(IllegalArgumentException.class, () -> Throttling.drain(10, 0, HOLD));
+        assertThrows(IllegalArgumentException.class, () -> Throttling.predictedTimeouts(-1, 5, HOLD, 0));
+        assertThrows(IllegalArgumentException.class, () -> Throttling.throughput(50, Duration.ZERO));
     }
 
     @Test
-    void unthrottledBurstExhaustsThePool() throws Exception {
-        var r = Throttling.run("raw", Plan.unthrottled(100, 10, WAIT, HOLD));
-        // exactly 90 when the burst arrives within HOLD − WAIT; the range allows for a slow, busy machine
-        int[] range = Throttling.predictedTimeouts(100, 10, WAIT, HOLD, Duration.ofNanos(r.arrivalSpreadNanos()));
-        assertTrue(r.poolTimeouts() >= range[0] && r.poolTimeouts() <= range[1], "time-outs " + r.poolTimeouts());
-        assertTrue(r.poolTimeouts() > 0);
-        assertEquals(100, r.ok() + r.poolTimeouts());
-        assertEquals(10, r.peakConnections());
-        assertEquals(10, r.peakInFlight());
-        assertTrue(r.peakAlive() > 10, "threads alive " + r.peakAlive()); // every call started, not just 10
-        assertArrayEquals(new int[] {90, 90}, Throttling.predictedTimeouts(100, 10, WAIT, HOLD, ofMillis(5)));
+    void predictionsFollowTheWaves() {
+        // every caller gave up before the first connection came back: every caller past the pool's size timed out
+        assertArrayEquals(new int[] {90, 90}, Throttling.predictedTimeouts(100, 10, HOLD, 150_000_000));
+        // the last gave up at 450 ms: up to ⌊450 / 200⌋ = 2 more waves of 10 came back while someone waited
+        assertArrayEquals(new int[] {70, 90}, Throttling.predictedTimeouts(100, 10, HOLD, 450_000_000));
+        // T = 2.5 t: permits freed at t and 2t, 3 × 50; a caller that gave up at 3.1 t lets one more wave in
+        assertArrayEquals(new int[] {150, 150}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 0));
+        assertArrayEquals(new int[] {150, 150}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 290_000_000));
+        assertArrayEquals(new int[] {150, 200}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 310_000_000));
+        assertArrayEquals(new int[] {30, 30}, Throttling.predictedAccepted(30, 50, ofMillis(250), ofMillis(100), 0));
+        assertEquals(500.0, Throttling.throughput(50, ofMillis(100)), 1e-9);
+        var drain = Throttling.drain(500, 50, ofMillis(100));
+        assertEquals(1_000.0, drain.lo(), 1e-9); // ⌈500/50⌉ = 10 waves of 100 ms
+        assertTrue(drain.hi() > drain.lo());
+        assertEquals(300.0, Throttling.deadline(500, 50, ofMillis(250), ofMillis(100)).lo(), 1e-9);
+        assertEquals(100.0, Throttling.deadline(30, 50, ofMillis(250), ofMillis(100)).lo(), 1e-9); // one wave is all
     }
 
     @Test
-    void semaphoreInTheThreadKeepsTheCapAndLosesNothing() throws Exception {
-        var r = Throttling.run("throttled", Plan.throttled(60, 10, WAIT, ofMillis(5), 10));
-        assertEquals(60, r.ok());
-        assertEquals(0, r.poolTimeouts());
-        assertEquals(10, r.peakInFlight());
-        assertEquals(10, r.permitsAfter());
-        assertEquals(0, r.leakedPermits());
-        assertTrue(r.results().length == 60 && r.count(Throttling.Result.OK) == 60);
+    void countsFailuresByTheirExceptionClass() throws Exception {
+        var rec = Recorder.start("mixed", 4);
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            threads.submit(rec.task(() -> { throw new SQLTransientConnectionException("timed out"); }));
+            threads.submit(rec.task(() -> { throw new SQLTransientConnectionException(); }));
+            threads.submit(rec.task(() -> { throw new IllegalStateException("call 4 failed"); }));
+            threads.submit(rec.task(() -> { }));
+        }
+        RunResult r = rec.stop();
+        assertEquals(2, Throttling.timeouts(r));
+        assertEquals(1, Throttling.failedWith(r, IllegalStateException.class));
+        long lastTimeout = r.records().stream().filter(t -> t.failure() != null && t.failure().startsWith("SQLTransient"))
+                .mapToLong(t -> t.endNanos()).max().orElseThrow();
+        // the one call that returned got going at least 1 ns before its end: the time-outs are the latest waits
+        assertEquals(lastTimeout, Throttling.lastWaitNanos(r, SQLTransientConnectionException.class, Duration.ofNanos(1_000_000_000_000L)));
+        assertEquals(3, r.failed());
     }
 
     @Test
-    void permitBeforeTheThreadKeepsThreadsAliveWithinThePermits() throws Exception {
-        var r = Throttling.run("before", Plan.throttled(60, 10, WAIT, ofMillis(5), 10).withPermit(Permit.BEFORE_THREAD));
-        assertEquals(60, r.ok());
-        assertTrue(r.peakAlive() <= 10, "threads alive " + r.peakAlive());
-        assertEquals(10, r.permitsAfter());
+    void anUnthrottledBurstExhaustsThePool() throws Exception {
+        var db = new SimulatedDatabase(10, HOLD, WAIT);
+        RunResult r = Throttling.unthrottled("raw", db, 100);
+        long gaveUp = Throttling.lastWaitNanos(r, SQLTransientConnectionException.class, HOLD);
+        assertTrue(gaveUp >= WAIT.toNanos(), "last give-up " + gaveUp);
+        int[] range = Throttling.predictedTimeouts(100, 10, HOLD, gaveUp);
+        int timeouts = Throttling.timeouts(r);
+        assertTrue(timeouts >= range[0] && timeouts <= range[1], "time-outs " + timeouts);
+        assertTrue(timeouts > 0);
+        assertEquals(timeouts, r.failed());
+        assertEquals(10, db.peakInUse());
+        assertTrue(r.peakConcurrency() > 10, "calls in flight " + r.peakConcurrency()); // every call started, not 10
+        assertEquals(100, r.virtualTasks());
     }
 
     @Test
-    void permitAfterTheConnectionProtectsNothing() throws Exception {
-        var r = Throttling.run("after", Plan.throttled(100, 10, WAIT, HOLD, 10).withPermit(Permit.AFTER_CONNECTION));
-        int[] range = Throttling.predictedTimeouts(100, 10, WAIT, HOLD, Duration.ofNanos(r.arrivalSpreadNanos()));
-        assertTrue(r.poolTimeouts() >= range[0] && r.poolTimeouts() <= range[1], "time-outs " + r.poolTimeouts());
-        assertTrue(r.poolTimeouts() > 0);
-        assertEquals(10, r.permitsAfter());
+    void aSemaphoreKeepsTheCallsWithinItsPermitsAndLosesNone() throws Exception {
+        var db = new SimulatedDatabase(10, ofMillis(5), WAIT);
+        var permits = new Semaphore(10);
+        RunResult r = Throttling.throttled("throttled", db, permits, 60);
+        assertEquals(60, r.count());
+        assertEquals(60, r.started());
+        assertEquals(0, r.failed());
+        assertTrue(r.peakConcurrency() <= 10, "in flight " + r.peakConcurrency());
+        assertTrue(db.peakInUse() <= 10);
+        assertEquals(10, permits.availablePermits());
+        for (double y : r.inFlightOverTime(50)[1]) assertTrue(y <= 10, "in flight " + y);
     }
 
     @Test
-    void aPermitReleasedOutsideFinallyLeaksOncePerFailure() throws Exception {
-        var plan = Plan.throttled(40, 10, WAIT, ofMillis(2), 10).withPermitWait(ofMillis(300)).withFailures(4, false);
-        var r = Throttling.run("leak", plan);
-        assertEquals(r.serviceErrors(), r.leakedPermits());
-        assertTrue(r.leakedPermits() > 0);
-        assertEquals(40, r.ok() + r.serviceErrors() + r.rejected());
-        var fixed = Throttling.run("fixed", plan.withFailures(4, true));
-        assertEquals(10, fixed.permitsAfter());
-        assertEquals(10, fixed.serviceErrors());
-        assertEquals(30, fixed.ok());
+    void theGuardEndsARunWhosePermitsLeaked() throws Exception {
+        var permits = new Semaphore(2);
+        var out = new ByteArrayOutputStream();
+        var gaveUp = new AtomicInteger();
+        ExecutorService threads = Throttling.deadlockGuard(permits, Executors.newVirtualThreadPerTaskExecutor(),
+                ofMillis(100), new PrintStream(out, true, StandardCharsets.UTF_8));
+        try (threads) {
+            for (int i = 0; i < 5; i++) {
+                threads.submit(() -> {
+                    try {
+                        permits.acquire(); // the first two take the permits and never give them back
+                    } catch (InterruptedException e) {
+                        gaveUp.incrementAndGet();
+                    }
+                });
+            }
+        }
+        assertTrue(Throttling.stopped(threads));
+        assertEquals(3, gaveUp.get());
+        String said = out.toString(StandardCharsets.UTF_8);
+        assertTrue(said.contains("3 callers wait in acquire()") && said.contains("the permits leaked"), said);
     }
 
     @Test
-    void tryAcquireWithATimeOutTurnsCallersAway() throws Exception {
-        var r = Throttling.run("bp", Plan.throttled(100, 10, WAIT, HOLD, 10).withPermitWait(ofMillis(20)));
-        int[] acc = Throttling.predictedAccepted(100, 10, ofMillis(20), HOLD, Duration.ofNanos(r.arrivalSpreadNanos()));
-        assertEquals(10, acc[0]);
-        assertTrue(r.ok() >= acc[0] && r.ok() <= acc[1], "accepted " + r.ok());
-        assertEquals(100 - r.ok(), r.rejected());
-        assertEquals(0, r.poolTimeouts());
-        assertEquals(0, r.leakedPermits());
+    void theGuardTellsPermitsHeldByStuckCallsFromLeakedOnes() throws Exception {
+        var permits = new Semaphore(1);
+        var never = new CountDownLatch(1);
+        var out = new ByteArrayOutputStream();
+        ExecutorService threads = Throttling.deadlockGuard(permits, Executors.newVirtualThreadPerTaskExecutor(),
+                ofMillis(100), new PrintStream(out, true, StandardCharsets.UTF_8));
+        try (threads) {
+            for (int i = 0; i < 3; i++) {
+                threads.submit(() -> {
+                    permits.acquire();
+                    try {
+                        never.await(); // holds its permit and waits for ever
+                    } finally {
+                        permits.release();
+                    }
+                    return null;
+                });
+            }
+        }
+        assertTrue(Throttling.stopped(threads));
+        String said = out.toString(StandardCharsets.UTF_8);
+        assertTrue(said.contains("1 callers hold permits"), said);
+    }
+
+    @Test
+    void theGuardStaysQuietWhenEveryPermitComesBack() throws Exception {
+        var permits = new Semaphore(2);
+        var out = new ByteArrayOutputStream();
+        var ran = new AtomicInteger();
+        ExecutorService threads = Throttling.deadlockGuard(permits, Executors.newVirtualThreadPerTaskExecutor(),
+                ofMillis(100), new PrintStream(out, true, StandardCharsets.UTF_8));
+        try (threads) {
+            for (int i = 0; i < 50; i++) {
+                threads.submit(() -> {
+                    permits.acquire();
+                    try {
+                        ran.incrementAndGet();
+                    } finally {
+                        permits.release();
+                    }
+                    return null;
+                });
+            }
+        }
+        assertFalse(Throttling.stopped(threads));
+        assertEquals(50, ran.get());
+        assertEquals(2, permits.availablePermits());
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theChartDrawsTheLimit() throws Exception {
+        RunResult r = Throttling.throttled("curve", new SimulatedDatabase(5, ofMillis(3), WAIT), new Semaphore(5), 30);
+        var chart = Throttling.inFlight("t", 5, r);
+        assertTrue(chart.getSeriesCollection().stream().anyMatch(s -> s.getName().equals("limit: 5")));
+        assertTrue(chart.getSeriesCollection().stream().anyMatch(s -> s.getName().equals("curve")));
+        var table = Throttling.table("t", r);
+        assertEquals(1, table.rowCount());
+        assertEquals(30, table.intColumn("rows returned").get(0));
+        assertEquals(0, table.intColumn("pool time-outs").get(0));
     }
 
     @Test
@@ -122,13 +229,5 @@ class ThrottlingTest {
         assertEquals(50.0, rows.get(0).measured(), 1e-9); // the pool's own count: the cap binds, exactly
         assertEquals(500.0, rows.get(1).predicted(), 1e-9); // 50 permits / 100 ms
         assertTrue(rows.stream().allMatch(r -> r.article().equals("002")));
-    }
-
-    @Test
-    void inFlightCurveNeverExceedsThePeak() throws Exception {
-        var r = Throttling.run("curve", Plan.throttled(30, 5, WAIT, ofMillis(3), 5));
-        double[][] c = r.inFlightOverTime(50);
-        for (double y : c[1]) assertTrue(y <= 5, "in flight " + y);
-        assertTrue(Throttling.table("t", r).rowCount() == 1);
     }
 }

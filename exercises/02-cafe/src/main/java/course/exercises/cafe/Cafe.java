@@ -6,9 +6,11 @@ import java.util.concurrent.ExecutorService;
 /**
  * A cafe where every customer's drink is brewed by the staff: an {@link ExecutorService}.
  *
- * <p>Exercise 02 of the course: implement {@link #serve}. The notebook
- * {@code notebooks/02-cafe-simulation.ipynb} runs the same cafe with a fixed pool of baristas and with
- * one virtual thread per customer.
+ * <p>Exercise 02 of the course: implement {@link #serve}. In its "Your turn" section the notebook
+ * {@code notebooks/02-cafe-simulation.ipynb} loads this class into its kernel ({@code %exercise 02-cafe}), calls
+ * your {@code serve} for 2,000 customers × 50 ms on a recorded {@code Executors.newFixedThreadPool(100)} and on a
+ * recorded {@code Executors.newVirtualThreadPerTaskExecutor()}, prints your report next to what the recording saw
+ * (tasks, most at once, threads), draws both timelines, and then grades the class with the course's tests.
  */
 public final class Cafe {
     private Cafe() {

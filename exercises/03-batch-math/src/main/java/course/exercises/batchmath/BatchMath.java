@@ -8,7 +8,10 @@ import java.util.List;
  * size, and how much concurrency a given throughput needs.
  *
  * <p>Exercise 03 of the course: implement the four methods. The notebook
- * {@code notebooks/03-fixed-pool-batch-math.ipynb} checks each formula against a measured run.
+ * {@code notebooks/03-fixed-pool-batch-math.ipynb} loads this class in its "Your turn" section, checks the
+ * makespans that {@link #makespan} predicts against runs on a real fixed pool of 3 threads, and draws
+ * {@link #fixedPoolTime} and {@link #throughputPerSecond} over the batches and closed loops it measured;
+ * {@link #concurrencyFor} is graded by the tests only.
  */
 public final class BatchMath {
     private BatchMath() {

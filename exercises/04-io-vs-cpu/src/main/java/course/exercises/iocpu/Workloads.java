@@ -7,7 +7,9 @@ import java.util.concurrent.ExecutorService;
  * Sizing and choosing executors for CPU-bound and I/O-bound work.
  *
  * <p>Exercise 04 of the course: implement both methods. The notebook {@code notebooks/04-io-vs-cpu.ipynb}
- * runs the same workloads on the executors that {@link #executorFor} returns.
+ * loads this class ({@code %exercise 04-io-vs-cpu}), runs its CPU-bound and I/O-bound tasks on the executors
+ * that {@link #executorFor} returns, recorded and drawn next to the lesson's runs, and runs its mixed tasks on a
+ * fixed pool of {@link #poolSize} threads.
  */
 public final class Workloads {
     private Workloads() {

@@ -9,7 +9,9 @@ import java.util.concurrent.ExecutionException;
  * must when the service behind it accepts only so many concurrent requests.
  *
  * <p>Exercise 05 of the course: implement {@link #callAll}. The notebook
- * {@code notebooks/05-semaphore-throttling.ipynb} throttles a simulated service with it.
+ * {@code notebooks/05-semaphore-throttling.ipynb} runs your {@code callAll} over its calls to a database of 50
+ * connections with {@code maxInFlight} = 50, draws the calls in flight over time and checks that the peak stays
+ * within the limit and that the rows come back in the order of the calls, before it grades your code.
  */
 public final class Throttle {
     private Throttle() {
@@ -40,7 +42,8 @@ public final class Throttle {
      * @return the results, {@code result.get(i)} being what {@code calls.get(i)} returned
      * @throws IllegalArgumentException if {@code maxInFlight < 1}
      * @throws NullPointerException     if {@code calls} or one of its elements is {@code null}
-     * @throws ExecutionException       if a call threw; its cause is the earliest failed call's exception
+     * @throws ExecutionException       if a call threw; its cause is the exception of the earliest failed call
+     *                                  in list order
      * @throws InterruptedException     if the calling thread is interrupted while waiting
      */
     public static <T> List<T> callAll(List<? extends Callable<T>> calls, int maxInFlight)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, on its Ubuntu base image, when the autograder is built.
+# It installs JDK 25 and Maven, then builds the course's grader with Maven, resolving every artifact now:
+# grading (run_autograder) runs the grader with plain `java` and needs no network.
+#
+# For a local trial: COURSE_AUTOGRADER_SKIP_INSTALL=1 uses the JDK in JAVA_HOME and the Maven on PATH,
+# and COURSE_MAVEN_ARGS (for example -o) is passed to Maven.
+set -euo pipefail
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+# Eclipse Temurin 25, pinned, for Ubuntu releases whose archive has no openjdk-25 (the checksums are
+# Adoptium's published SHA-256 of these archives).
+JDK_VERSION="25.0.1+8"
+JDK_URL_X64="https://github.com/adoptium/temurin25-binaries/releases/download/jdk-25.0.1%2B8/OpenJDK25U-jdk_x64_linux_hotspot_25.0.1_8.tar.gz"
+JDK_SHA256_X64="8daf77d1aacffe38c9889689bc224a13557de77559d9a5bb91991e6a298baa0d"
+JDK_URL_AARCH64="https://github.com/adoptium/temurin25-binaries/releases/download/jdk-25.0.1%2B8/OpenJDK25U-jdk_aarch64_linux_hotspot_25.0.1_8.tar.gz"
+JDK_SHA256_AARCH64="5c83b7d2121ed482fd06831a1eba1633dbab818aba6addddf48e075b97e6e9b8"
+
+if [ "${COURSE_AUTOGRADER_SKIP_INSTALL:-0}" != 1 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  if apt-cache show openjdk-25-jdk-headless >/dev/null 2>&1; then
+    echo "setup: JDK 25 from Ubuntu's openjdk-25-jdk-headless"
+    apt-get install -y -qq --no-install-recommends openjdk-25-jdk-headless maven ca-certificates >/dev/null
+    JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
+    for d in /usr/lib/jvm/java-25-openjdk-*; do [ -x "$d/bin/javac" ] && JAVA_HOME="$d"; done
+  else
+    echo "setup: Ubuntu has no openjdk-25 here; Eclipse Temurin $JDK_VERSION, checksum-verified"
+    apt-get install -y -qq --no-install-recommends maven ca-certificates curl >/dev/null
+    case "$(uname -m)" in
+      x86_64) url="$JDK_URL_X64"; sum="$JDK_SHA256_X64" ;;
+      aarch64) url="$JDK_URL_AARCH64"; sum="$JDK_SHA256_AARCH64" ;;
+      *) echo "setup: no pinned JDK 25 for $(uname -m)" >&2; exit 1 ;;
+    esac
+    curl -fsSL -o /tmp/jdk25.tar.gz "$url"
+    echo "$sum  /tmp/jdk25.tar.gz" | sha256sum -c -
+    mkdir -p /opt/jdk-25
+    tar -xzf /tmp/jdk25.tar.gz -C /opt/jdk-25 --strip-components=1
+    rm -f /tmp/jdk25.tar.gz
+    JAVA_HOME=/opt/jdk-25
+  fi
+fi
+: "${JAVA_HOME:?set JAVA_HOME to a JDK 25}"
+export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
+"$JAVA_HOME/bin/java" -version 2>&1 | head -n 1
+echo "$JAVA_HOME" > "$SRC/.java_home"
+
+# The grader and the course kit it needs; grader/target/lib receives every run-time jar.
+cd "$SRC"
+# shellcheck disable=SC2086
+mvn -B -q ${COURSE_MAVEN_ARGS:-} -DskipTests -pl grader -am package
+ls grader/target/course-grader-*.jar >/dev/null
+echo "setup: the grader is built"

@@ -1,0 +1,183 @@
+package course.grader;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.Table;
+
+/**
+ * {@code ./course grade --class DIR} on six generated learners (the solutions, the stubs, two mutants, code
+ * that does not compile, code that calls {@code System.exit}), some handing in their {@code exercises/} folder
+ * and some bare files: every learner's scores in the CSV equal what {@code ./course grade} gives that learner
+ * on their own, a broken learner costs only their own row, and the HTML report has its parts. Two exercises
+ * keep it short; the grader treats every exercise alike.
+ */
+class ClassReportTest {
+    static final List<String> EXERCISES = List.of("02-cafe", "05-throttling");
+
+    @TempDir
+    static Path work;
+    static Path classDir;
+    static ClassReport report;
+    static Path index;
+    static String progress;
+    /** Each learner's own course folder, as ./course grade would see it. */
+    static final Map<String, Path> own = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void gradeTheClass() throws Exception {
+        classDir = work.resolve("class");
+        Path solutions = Courses.solvedCourse(work.resolve("solved"));
+
+        // 1. the solutions, as an exercises/ folder
+        Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("ada/exercises"));
+        // 2. the stubs, as a whole copy of the course
+        Courses.copyTree(Courses.stubCourse(work.resolve("stubbed")), classDir.resolve("bob/vthreads-course"));
+        // 3. a mutant of 02, as bare files (with the solution of 05)
+        Path carl = classDir.resolve("carl");
+        for (String e : EXERCISES) {
+            try (var s = Files.walk(Courses.solution(e))) {
+                for (Path f : s.filter(Files::isRegularFile).toList()) {
+                    Files.createDirectories(carl);
+                    Files.copy(f, carl.resolve(f.getFileName()));
+                }
+            }
+        }
+        MutantsTest.applyMutant(MutantsTest.mutantsDir().resolve("02-cafe/serial-orders.diff"), carl);
+        // 4. a mutant of 05, as an exercises/ folder
+        Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("dana/exercises"));
+        MutantsTest.applyMutant(MutantsTest.mutantsDir().resolve("05-throttling/permit-leak.diff"),
+                classDir.resolve("dana/exercises/05-throttling"));
+        // 5. 02 does not compile
+        Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("eve/exercises"));
+        Path cafe = Courses.find(classDir.resolve("eve/exercises/02-cafe"), "Cafe.java");
+        Files.writeString(cafe, Files.readString(cafe).replaceFirst(";", ""));
+        // 6. 05 calls System.exit, as one bare file (02 not handed in)
+        Path throttle = Courses.find(Courses.solution("05-throttling"), "Throttle.java");
+        Files.createDirectories(classDir.resolve("finn"));
+        Files.writeString(classDir.resolve("finn/Throttle.java"), Files.readString(throttle)
+                .replaceFirst("\\{", "{\n    static { System.exit(7); }\n"));
+
+        own.put("ada", classDir.resolve("ada"));
+        own.put("bob", classDir.resolve("bob/vthreads-course"));
+        own.put("carl", bareFilesCourse(carl, "carl"));
+        own.put("dana", classDir.resolve("dana"));
+        own.put("eve", classDir.resolve("eve"));
+        own.put("finn", bareFilesCourse(classDir.resolve("finn"), "finn"));
+
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        report = ClassReport.grade(new Grader(Courses.root()), classDir, EXERCISES,
+                new PrintStream(console, true, StandardCharsets.UTF_8));
+        progress = console.toString(StandardCharsets.UTF_8);
+        System.out.print(progress);
+        index = report.write(work.resolve("report"));
+        System.out.println(report.summaryLine());
+    }
+
+    /** A course folder whose exercises are the stubs, with the learner's bare files in their packages. */
+    private static Path bareFilesCourse(Path files, String name) throws Exception {
+        Path course = Courses.stubCourse(work.resolve("own-" + name));
+        try (var s = Files.list(files)) {
+            for (Path f : s.toList()) {
+                Path stub = null;
+                for (String e : EXERCISES) {
+                    try (var w = Files.walk(course.resolve("exercises").resolve(e).resolve("src/main/java"))) {
+                        Path found = w.filter(p -> p.getFileName().equals(f.getFileName())).findFirst().orElse(null);
+                        stub = found != null ? found : stub;
+                    }
+                }
+                Files.copy(f, stub, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return course;
+    }
+
+    @Test
+    void everyLearnersScoresEqualWhatTheGraderGivesThemAlone() throws Exception {
+        Table csv = Table.read().csv(work.resolve("report/class-report.csv").toFile());
+        assertEquals(6, csv.rowCount(), "rows");
+        assertEquals(List.copyOf(own.keySet()), csv.stringColumn("learner").asList(), "learners");
+        // Each learner alone, as ./course grade in their own course folder; two at a time (two cores).
+        Map<String, java.util.concurrent.Future<GradeReport>> graded = new LinkedHashMap<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+            for (Map.Entry<String, Path> e : own.entrySet()) {
+                Files.writeString(e.getValue().resolve("course"), "#!/bin/sh\n");
+                graded.put(e.getKey(), pool.submit(() -> new Grader(e.getValue()).grade(EXERCISES, Grader.Source.EXERCISES)));
+            }
+        }
+        for (int row = 0; row < csv.rowCount(); row++) {
+            String learner = csv.stringColumn("learner").get(row);
+            GradeReport alone = graded.get(learner).get();
+            int[] expected = alone.exercises().stream().flatMap(e -> e.tests().stream()).mapToInt(TestResult::score)
+                    .toArray();
+            int r = row;
+            int[] actual = report.tests().stream()
+                    .mapToInt(k -> ((Number) csv.column(k.label()).get(r)).intValue()).toArray();
+            assertArrayEquals(expected, actual, learner + ": per-test points, alone " + Arrays.toString(expected));
+            assertEquals(alone.score(), ((Number) csv.column("score").get(row)).intValue(), learner + ": score");
+        }
+    }
+
+    @Test
+    void brokenCodeCostsOnlyItsOwnRowAndExercise() {
+        Map<String, ClassReport.Learner> by = new LinkedHashMap<>();
+        report.learners().forEach(l -> by.put(l.name(), l));
+        int max = report.maxScore();
+        assertAll(
+                () -> assertEquals(23, max, "02-cafe and 05-throttling"),
+                () -> assertEquals(max, by.get("ada").score(), "the solutions"),
+                () -> assertEquals(0, by.get("bob").score(), "the stubs"),
+                () -> assertTrue(by.get("carl").score() > 0 && by.get("carl").score() < max, "mutant 02: " + by.get("carl").score()),
+                () -> assertTrue(by.get("dana").score() > 0 && by.get("dana").score() < max, "mutant 05: " + by.get("dana").score()),
+                () -> assertEquals(13, by.get("eve").score(), "02 does not compile, 05 is right"),
+                () -> assertTrue(by.get("eve").problems().startsWith("02-cafe: your code does not compile:"),
+                        by.get("eve").problems()),
+                () -> assertEquals(0, by.get("finn").score(), "System.exit in 05, 02 not handed in"),
+                () -> assertTrue(by.get("finn").find(report.tests().getLast()).message().contains("System.exit(7)"),
+                        by.get("finn").find(report.tests().getLast()).message()));
+    }
+
+    @Test
+    void theConsoleShowsProgressAndTheTimePerLearner() {
+        assertTrue(progress.contains("[1/6] ada …"), progress);
+        assertTrue(progress.matches("(?s).*\\[6/6] finn: 0/23 points in \\d+\\.\\d s.*"), progress);
+        assertTrue(report.summaryLine().matches("6 learners graded in \\d+ s \\(\\d+\\.\\d s per learner\\); mean score .*"),
+                report.summaryLine());
+    }
+
+    @Test
+    void theHtmlReportHasTheHistogramAndTheTestsWorstFirst() throws Exception {
+        String html = Files.readString(index);
+        byte[] png = Files.readAllBytes(index.resolveSibling("scores.png"));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4), "scores.png is a PNG");
+        List<ClassReport.TestStats> stats = report.stats();
+        for (int i = 1; i < stats.size(); i++) {
+            assertTrue(stats.get(i - 1).rate() <= stats.get(i).rate(), "worst first at " + i);
+        }
+        ClassReport.TestStats worst = stats.getFirst();
+        assertAll(
+                () -> assertTrue(html.contains("<img src=\"scores.png\""), "the histogram"),
+                () -> assertTrue(html.contains("class-report.csv"), "a link to the CSV"),
+                () -> assertEquals(report.tests().size(), stats.size(), "one row per test"),
+                () -> assertTrue(html.indexOf(ClassReport.esc(worst.key().label())) < html.indexOf(
+                        ClassReport.esc(stats.getLast().key().label())), "worst first in the page"),
+                () -> assertTrue(worst.commonCount() >= 1 && html.contains(ClassReport.esc(
+                        worst.commonFailure().length() > 100 ? worst.commonFailure().substring(0, 100) : worst.commonFailure())),
+                        "the most common failure: " + worst.commonFailure()),
+                () -> assertTrue(html.contains("s per learner"), "the time per learner"));
+    }
+}

@@ -1,0 +1,57 @@
+package course.grader;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The trainer's profile adds the hidden tests of {@code trainer/NN-name}: at least one per exercise, each
+ * hidden or visible only after the due date. The solutions pass them, the stubs fail them, and the learner's
+ * profile neither runs nor shows them.
+ */
+class TrainerProfileTest {
+    @TempDir
+    Path work;
+
+    @Test
+    void theSolutionsPassEveryHiddenTest() {
+        GradeReport r = new Grader(Courses.root(), Grader.Profile.TRAINER).grade(List.of(), Grader.Source.SOLUTIONS);
+        System.out.print(r.toText());
+        assertEquals(r.maxScore(), r.score(), "score of the solutions with the hidden tests");
+        for (ExerciseResult e : r.exercises()) {
+            List<TestResult> hidden = e.tests().stream().filter(TestResult::hidden).toList();
+            assertAll(e.exercise(),
+                    () -> assertFalse(hidden.isEmpty(), "no hidden test"),
+                    () -> hidden.forEach(t -> assertTrue(Set.of("hidden", "after_due_date").contains(t.visibility()),
+                            t.name() + ": " + t.visibility())),
+                    () -> assertTrue(e.tests().indexOf(hidden.getFirst()) > 0, "the learner's tests come first"));
+        }
+        assertTrue(r.provenance().contains("the trainer's hidden tests"), r.provenance());
+    }
+
+    @Test
+    void theStubsFailThemAndTheLearnersProfileNeverSeesThem() throws Exception {
+        Path course = Courses.stubCourse(work);
+        // The trainer's folder is not in a learner's copy: grade the copy with the course's trainer/ beside it.
+        Courses.copyTree(Courses.root().resolve(Grader.TRAINER_FOLDER), course.resolve(Grader.TRAINER_FOLDER));
+        GradeReport trainer = new Grader(course, Grader.Profile.TRAINER).grade(List.of(), Grader.Source.EXERCISES);
+        GradeReport learner = new Grader(course).grade(List.of(), Grader.Source.EXERCISES);
+        long hidden = trainer.exercises().stream().flatMap(e -> e.tests().stream()).filter(TestResult::hidden).count();
+        assertAll(
+                () -> assertEquals(0, trainer.score(), "the stubs' score with the hidden tests"),
+                () -> assertTrue(hidden >= trainer.exercises().size(), hidden + " hidden tests"),
+                () -> assertEquals(trainer.maxScore() - learner.maxScore(),
+                        trainer.exercises().stream().flatMap(e -> e.tests().stream()).filter(TestResult::hidden)
+                                .mapToInt(TestResult::maxScore).sum(), "the hidden tests' points"),
+                () -> assertTrue(learner.exercises().stream().flatMap(e -> e.tests().stream()).noneMatch(TestResult::hidden),
+                        "the learner's profile shows a hidden test"),
+                () -> assertFalse(learner.toText().contains("hidden"), learner.toText()));
+    }
+}

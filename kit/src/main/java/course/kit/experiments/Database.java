@@ -1,0 +1,34 @@
+package course.kit.experiments;
+
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * The service notebook 05 calls: a database behind a pool with a hard limit of {@link #connections()}
+ * connections. Notebook cells and {@link Throttling} talk to this interface only, so a real database (PostgreSQL
+ * behind a HikariCP pool, say) can take the place of {@link SimulatedDatabase} without changing them.
+ *
+ * <pre>{@code
+ * Database db = new SimulatedDatabase(50, Duration.ofMillis(100), Duration.ofMillis(25));
+ * String row = db.query(17);   // "row 17", after holding a connection for 100 ms
+ * }</pre>
+ */
+public interface Database {
+    /**
+     * Runs query number {@code id}: takes a connection from the pool, waiting at most
+     * {@link #connectionTimeout()} for one to come free, holds it while the database works, gives it back.
+     *
+     * @return the query's row, {@code "row " + id}
+     * @throws java.sql.SQLTransientConnectionException if no connection came free in time, as a JDBC pool
+     *                                                  (HikariCP's {@code getConnection()}) reports it
+     * @throws SQLException                             if the query itself failed
+     * @throws InterruptedException                     if the calling thread is interrupted while it waits
+     */
+    String query(int id) throws SQLException, InterruptedException;
+
+    /** The pool's size: the most queries the database runs at once. */
+    int connections();
+
+    /** How long a caller waits for a connection before it is turned away. */
+    Duration connectionTimeout();
+}
