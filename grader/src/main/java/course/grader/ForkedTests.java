@@ -181,7 +181,7 @@ final class ForkedTests {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xmx512m",
-                "-ea", "-Djava.awt.headless=true",
+                "-ea", "--enable-preview", "-Djava.awt.headless=true",
                 "-Dcourse.grader.testClasses=" + String.join(",", testClasses),
                 "-D" + TestWorker.HIDDEN_PROPERTY + "=" + hidden,
                 "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)),

@@ -55,6 +55,7 @@ final class JavaCompilation {
                 StandardCharsets.UTF_8)) {
             List<String> options = List.of(
                     "--release", Integer.toString(Runtime.version().feature()),
+                    "--enable-preview", // exercise 07 uses StructuredTaskScope, a preview API in JDK 25
                     "-proc:none", "-g", "-nowarn", "-encoding", "UTF-8",
                     "-implicit:class",
                     "-classpath", classpath.stream().map(Path::toString)
