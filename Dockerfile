@@ -71,6 +71,7 @@ COPY --chown=${NB_UID}:${NB_GID} exercises/03-batch-math/pom.xml exercises/03-ba
 COPY --chown=${NB_UID}:${NB_GID} exercises/04-io-vs-cpu/pom.xml exercises/04-io-vs-cpu/
 COPY --chown=${NB_UID}:${NB_GID} exercises/05-throttling/pom.xml exercises/05-throttling/
 COPY --chown=${NB_UID}:${NB_GID} exercises/06-pinning/pom.xml exercises/06-pinning/
+COPY --chown=${NB_UID}:${NB_GID} exercises/07-structured/pom.xml exercises/07-structured/
 
 # 2. Fill /opt/m2/repository with everything the course's own commands use. The build of the poms alone
 # (`./course setup` runs the same `install -DskipTests`) loads every build plugin and resolves every
