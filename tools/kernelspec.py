@@ -28,11 +28,10 @@ JVM_OPTIONS = [
     # the cgroup limit; 3 GB in a 4 GB JupyterHub pod, as the old fixed -Xmx3g) or of the machine's memory.
     # 1,000,000 parked virtual threads need about 0.85 GB of live heap (notebook 01).
     "-XX:MaxRAMPercentage=75",
-    # A young generation that holds a whole round of notebook 01's million sleeping virtual threads: with
-    # G1's own sizing it collects about four times a round, copying the live threads each time (0.4–1.2 s
-    # of pauses); with 1.2 GB a warm round runs without a collection (while the heap is still grown, see
-    # deploy/README.md).
-    "-Xmn1200m",
+    # No fixed young generation: G1 sizes it, and gives it back when the kernel idles. A fixed -Xmn1200m kept
+    # notebook 01's warm million-thread rounds free of collections, but two kernels then held 2.5 GB for good
+    # after notebooks 01 and 05 (tools/tests/test_kernel_memory.py); the million-thread band allows for the
+    # collections (deploy/README.md has the figures).
     # An idle kernel gives its memory back: after 10 s without a collection G1 runs a concurrent cycle and
     # returns the free heap to the operating system. Kernels of notebooks left open stay small.
     "-XX:G1PeriodicGCInterval=10000",
