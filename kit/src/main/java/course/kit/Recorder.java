@@ -1,14 +1,11 @@
 package course.kit;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -190,23 +187,10 @@ public final class Recorder {
     }
 
     /** An executor that records every task submitted to it, then hands it to the wrapped one. */
-    private final class Recording extends AbstractExecutorService {
-        private final ExecutorService delegate;
+    private final class Recording extends ForwardingExecutor {
+        Recording(ExecutorService delegate) { super(delegate); }
 
-        Recording(ExecutorService delegate) { this.delegate = delegate; }
-
-        @Override public void execute(Runnable command) {
-            Objects.requireNonNull(command, "command");
-            delegate.execute(task(command::run));
-        }
-        @Override public void shutdown() { delegate.shutdown(); }
-        @Override public List<Runnable> shutdownNow() { return delegate.shutdownNow(); }
-        @Override public boolean isShutdown() { return delegate.isShutdown(); }
-        @Override public boolean isTerminated() { return delegate.isTerminated(); }
-        @Override public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-            return delegate.awaitTermination(timeout, unit);
-        }
-        @Override public void close() { delegate.close(); }
+        @Override protected Runnable wrap(Runnable command) { return task(command::run); }
         @Override public String toString() { return "recorded " + delegate; }
     }
 }

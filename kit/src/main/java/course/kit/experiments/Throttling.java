@@ -3,6 +3,7 @@ package course.kit.experiments;
 import course.kit.Band;
 import course.kit.Charts;
 import course.kit.Check;
+import course.kit.ForwardingExecutor;
 import course.kit.PoolModel;
 import course.kit.Recorder;
 import course.kit.Reproduction;
@@ -18,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -169,33 +169,31 @@ public final class Throttling {
         return threads instanceof Guard g && g.stopped;
     }
 
-    private static final class Guard extends AbstractExecutorService {
+    private static final class Guard extends ForwardingExecutor {
         private static final long POLL_MILLIS = 50;
         private final Semaphore permits;
-        private final ExecutorService delegate;
         private final long stallNanos;
         private final PrintStream out;
         private final AtomicInteger started = new AtomicInteger(), ended = new AtomicInteger();
         private volatile boolean stopped;
 
         Guard(Semaphore permits, ExecutorService delegate, Duration stall, PrintStream out) {
+            super(Objects.requireNonNull(delegate, "threads"));
             this.permits = Objects.requireNonNull(permits, "permits");
-            this.delegate = Objects.requireNonNull(delegate, "threads");
             this.stallNanos = stall.toNanos();
             this.out = out;
         }
 
         @Override
-        public void execute(Runnable command) {
-            Objects.requireNonNull(command, "command");
-            delegate.execute(() -> {
+        protected Runnable wrap(Runnable command) {
+            return () -> {
                 started.incrementAndGet();
                 try {
                     command.run();
                 } finally {
                     ended.incrementAndGet();
                 }
-            });
+            };
         }
 
         @Override
@@ -236,13 +234,6 @@ public final class Throttling {
             delegate.shutdownNow();
         }
 
-        @Override public void shutdown() { delegate.shutdown(); }
-        @Override public List<Runnable> shutdownNow() { return delegate.shutdownNow(); }
-        @Override public boolean isShutdown() { return delegate.isShutdown(); }
-        @Override public boolean isTerminated() { return delegate.isTerminated(); }
-        @Override public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-            return delegate.awaitTermination(timeout, unit);
-        }
         @Override public String toString() { return "deadlock-guarded " + delegate; }
     }
 
