@@ -72,6 +72,7 @@ COPY --chown=${NB_UID}:${NB_GID} exercises/04-io-vs-cpu/pom.xml exercises/04-io-
 COPY --chown=${NB_UID}:${NB_GID} exercises/05-throttling/pom.xml exercises/05-throttling/
 COPY --chown=${NB_UID}:${NB_GID} exercises/06-pinning/pom.xml exercises/06-pinning/
 COPY --chown=${NB_UID}:${NB_GID} exercises/07-structured/pom.xml exercises/07-structured/
+COPY --chown=${NB_UID}:${NB_GID} exercises/08-deadline/pom.xml exercises/08-deadline/
 
 # 2. Fill /opt/m2/repository with everything the course's own commands use. The build of the poms alone
 # (`./course setup` runs the same `install -DskipTests`) loads every build plugin and resolves every

@@ -1,0 +1,61 @@
+package course.kit.experiments;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Notebook 08's server-side instrument: counts the requests inside a handler, the most at once (each one holds
+ * its own thread there, so this is the number of threads the server used for requests at once), and the kind of
+ * those threads. One meter per server run.
+ *
+ * <pre>{@code
+ * try (var visit = meter.enter()) {          // in the handler
+ *     String row = downstream(visit.id());
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class HandlerMeter {
+    private final AtomicInteger inside = new AtomicInteger(), peak = new AtomicInteger(), ids = new AtomicInteger();
+    private final LongAdder onVirtual = new LongAdder(), onPlatform = new LongAdder();
+
+    /** One request inside the handler: closing it marks its exit. */
+    public final class Visit implements AutoCloseable {
+        private final int id;
+        private boolean closed;
+
+        private Visit(int id) { this.id = id; }
+
+        /** This request's number, 0, 1, 2, … in the order requests entered the handler. */
+        public int id() { return id; }
+
+        @Override
+        public void close() {
+            if (closed) return;
+            closed = true;
+            inside.decrementAndGet();
+        }
+    }
+
+    /** Marks a request entering the handler on the calling thread. */
+    public Visit enter() {
+        peak.accumulateAndGet(inside.incrementAndGet(), Math::max);
+        (Thread.currentThread().isVirtual() ? onVirtual : onPlatform).increment();
+        return new Visit(ids.getAndIncrement());
+    }
+
+    /** Requests inside the handler now. */
+    public int inside() { return inside.get(); }
+
+    /** The most requests that were inside the handler at once: the threads the server used for them at once. */
+    public int peak() { return peak.get(); }
+
+    /** Requests that entered the handler. */
+    public int entered() { return ids.get(); }
+
+    /** "virtual", "platform", "mixed", or "none" when no request entered. */
+    public String threadKind() {
+        long v = onVirtual.sum(), p = onPlatform.sum();
+        return v + p == 0 ? "none" : p == 0 ? "virtual" : v == 0 ? "platform" : "mixed";
+    }
+}

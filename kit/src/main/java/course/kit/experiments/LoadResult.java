@@ -1,0 +1,43 @@
+package course.kit.experiments;
+
+/**
+ * One closed-loop load run against one server (notebook 08): what the clients saw during the measuring window,
+ * and what the server's {@link HandlerMeter} counted.
+ *
+ * @param name          the server, as the cell named it
+ * @param clients       C, the concurrent clients
+ * @param windowMillis  how long the measuring window lasted (after the warm-up)
+ * @param answered      answers (any status) to requests sent in the window
+ * @param ok            of those, answers with status 2xx
+ * @param shed          of those, status 503 (the server turned the request away)
+ * @param errors        other statuses (5xx, 4xx) and I/O errors other than the two below
+ * @param timeouts      requests that got no answer within the client's time-out
+ * @param refused       connections the server's port refused
+ * @param throughput    2xx answers per second that arrived in the window
+ * @param p50Millis     median latency of the answers to requests sent in the window (any status)
+ * @param p99Millis     99th percentile of the same
+ * @param p99OkMillis   99th percentile of the 2xx answers alone (NaN when none)
+ * @param requests      requests sent in the whole run, warm-up included
+ * @param peakInHandler the most requests inside the handler at once: the server's threads busy with requests
+ * @param threadKind    the kind of thread that ran the handler: virtual, platform, mixed or none
+ */
+public record LoadResult(String name, int clients, double windowMillis, long answered, long ok, long shed, long errors,
+                         long timeouts, long refused, double throughput, double p50Millis, double p99Millis,
+                         double p99OkMillis, long requests, int peakInHandler, String threadKind) {
+    /** Requests that failed without an answer or with an error status (503s excluded). */
+    public long failed() { return errors + timeouts + refused; }
+
+    /** {@code slots / throughput}, in ms: by Little's law, how long each of {@code slots} busy places held a request. */
+    public double millisPerSlot(int slots) {
+        return throughput <= 0 ? Double.POSITIVE_INFINITY : slots * 1_000.0 / throughput;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(java.util.Locale.ROOT,
+                "%s, C = %,d: %,.0f requests/s, p50 %,.0f ms, p99 %,.0f ms; %,d answered (%,d ok, %,d turned away), "
+                        + "%,d errors, %,d time-outs, %,d refused; at most %,d requests in the handler, on %s threads",
+                name, clients, throughput, p50Millis, p99Millis, answered, ok, shed, errors, timeouts, refused,
+                peakInHandler, threadKind);
+    }
+}
