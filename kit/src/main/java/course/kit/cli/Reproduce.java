@@ -4,6 +4,7 @@ import course.kit.Reproduction;
 import course.kit.Scale;
 import course.kit.experiments.Cafe;
 import course.kit.experiments.Creation;
+import course.kit.experiments.HttpService;
 import course.kit.experiments.IoVsCpu;
 import course.kit.experiments.Pinning;
 import course.kit.experiments.PoolMath;
@@ -54,7 +55,8 @@ public final class Reproduce implements Callable<Integer> {
                 new Part("03 fixed-pool batch math", PoolMath::reproduce),
                 new Part("04 I/O against CPU", IoVsCpu::reproduce),
                 new Part("05 Semaphore throttling", Throttling::reproduce),
-                new Part("06 pinning and diagnostics", Pinning::reproduce));
+                new Part("06 pinning and diagnostics", Pinning::reproduce),
+                new Part("08 an HTTP service under load", HttpService::reproduce));
         List<Reproduction> rows = new ArrayList<>();
         long t0 = System.nanoTime();
         for (Part p : parts) {

@@ -7,14 +7,15 @@ package course.kit.experiments;
  * @param name          the server, as the cell named it
  * @param clients       C, the concurrent clients
  * @param windowMillis  how long the measuring window lasted (after the warm-up)
- * @param answered      answers (any status) to requests sent in the window
+ * @param answered      answers with status 2xx or 503 to requests sent in the window
  * @param ok            of those, answers with status 2xx
  * @param shed          of those, status 503 (the server turned the request away)
- * @param errors        other statuses (5xx, 4xx) and I/O errors other than the two below
+ * @param errors        answers with any other status (a 500 from a failed handler, say), and I/O errors other
+ *                      than the two below
  * @param timeouts      requests that got no answer within the client's time-out
  * @param refused       connections the server's port refused
  * @param throughput    2xx answers per second that arrived in the window
- * @param p50Millis     median latency of the answers to requests sent in the window (any status)
+ * @param p50Millis     median latency of the answered requests sent in the window (2xx and 503)
  * @param p99Millis     99th percentile of the same
  * @param p99OkMillis   99th percentile of the 2xx answers alone (NaN when none)
  * @param requests      requests sent in the whole run, warm-up included
