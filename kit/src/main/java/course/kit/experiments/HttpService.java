@@ -68,7 +68,7 @@ public final class HttpService {
         public static Plan at(Scale scale) {
             Duration t = Duration.ofMillis(400);
             return new Plan(t, scale.pick(List.of(50, 200, 1_000, 5_000), List.of(50, 200, 1_000)),
-                    t.multipliedBy(2), scale.pick(t.multipliedBy(20), t.multipliedBy(6)),
+                    scale.pick(t.multipliedBy(10), t.multipliedBy(2)), scale.pick(t.multipliedBy(20), t.multipliedBy(6)),
                     scale.pick(400_000, 100_000), t.dividedBy(4), Duration.ofSeconds(1));
         }
     }
@@ -299,7 +299,7 @@ public final class HttpService {
     static LoadResult load(String name, URI target, int clients, HandlerMeter meter, Plan plan) throws Exception {
         var rec = LoadRecorder.start(name, target, clients, plan.warmUp(), plan.window(), plan.maxRequests());
         try (var clientThreads = Executors.newVirtualThreadPerTaskExecutor();
-             var http = HttpClient.newBuilder().executor(clientThreads).build();
+             var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(clientThreads).build();
              var users = Executors.newVirtualThreadPerTaskExecutor()) {
             var request = HttpRequest.newBuilder(target).timeout(HIKARI_CONNECTION_TIMEOUT).build();
             for (int c = 0; c < clients; c++) {

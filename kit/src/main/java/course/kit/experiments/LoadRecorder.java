@@ -66,6 +66,7 @@ public final class LoadRecorder {
         requireLoopback(target);
         if (clients < 1) throw new IllegalArgumentException("at least 1 client, not " + clients);
         if (maxRequests < clients) throw new IllegalArgumentException("maxRequests " + maxRequests + " < clients " + clients);
+        requireSockets(clients);
         if (Objects.requireNonNull(warmUp, "warmUp").isNegative()) throw new IllegalArgumentException("negative warm-up");
         if (Objects.requireNonNull(window, "window").isNegative() || window.isZero()) {
             throw new IllegalArgumentException("the measuring window must be positive, not " + window);
@@ -86,6 +87,28 @@ public final class LoadRecorder {
         if (!loopback) {
             throw new IllegalArgumentException("the course's load generator only targets http:// on a loopback address "
                     + "(127.0.0.1, ::1), not " + target);
+        }
+    }
+
+    /** File descriptors a loopback connection takes in this JVM: the client's socket and the server's. */
+    static final int FDS_PER_CLIENT = 2;
+
+    /**
+     * @throws IllegalStateException if this JVM cannot open another {@code 2 · clients} file descriptors (each
+     *                               client's connection is two sockets here, one on each side), with the limit
+     *                               and what to do; on a JVM that does not report its limit, nothing is checked
+     */
+    public static void requireSockets(int clients) {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            long free = unix.getMaxFileDescriptorCount() - unix.getOpenFileDescriptorCount();
+            long need = (long) FDS_PER_CLIENT * clients + 256; // and some for the server's selectors, jars, logs
+            if (free < need) {
+                throw new IllegalStateException(String.format(java.util.Locale.ROOT,
+                        "%,d clients on loopback need about %,d file descriptors; this JVM has %,d free of %,d "
+                                + "(raise `ulimit -n` before starting Jupyter, or run at the quick scale)",
+                        clients, need, free, unix.getMaxFileDescriptorCount()));
+            }
         }
     }
 

@@ -101,6 +101,13 @@ class HttpServiceTest {
     }
 
     @Test
+    void aLoadThisJvmCannotOpenIsRefusedBeforeItStarts() {
+        var e = assertThrows(IllegalStateException.class, () -> LoadRecorder.requireSockets(Integer.MAX_VALUE / 2));
+        assertTrue(e.getMessage().contains("ulimit -n"), e.getMessage());
+        LoadRecorder.requireSockets(10);
+    }
+
+    @Test
     void percentilesByNearestRank() {
         long[] ms = {5_000_000, 1_000_000, 3_000_000, 2_000_000, 4_000_000};
         assertEquals(3.0, LoadRecorder.percentile(ms, 5, 0.50), 1e-9);
