@@ -33,7 +33,6 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ThreadPool;
-import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
  * Notebook 08's model of an HTTP service under a closed-loop load, its parameters, the leftovers check, and
@@ -327,10 +326,13 @@ public final class HttpService {
         }
     }
 
-    /** Jetty's {@link VirtualThreadPool} with no cap of its own (its default caps tasks at 200). */
+    /**
+     * Notebook 08's virtual-thread server pool: Jetty's acceptor and selectors on the pool's platform threads, each
+     * request on a new virtual thread (Jetty's {@code threadpool-virtual} setup).
+     */
     static ThreadPool virtualThreads() {
-        var threads = new VirtualThreadPool();
-        threads.setMaxConcurrentTasks(0);
+        var threads = new QueuedThreadPool();
+        threads.setVirtualThreadsExecutor(request -> Thread.ofVirtual().start(request));
         return threads;
     }
 
