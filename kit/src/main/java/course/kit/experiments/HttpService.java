@@ -350,7 +350,7 @@ public final class HttpService {
         Band band = slotBand(t, plan.window(), overhead(baseline, t));
         List<Reproduction> rows = new ArrayList<>();
         record Server8(String name, Supplier<ThreadPool> threads, int slots) {}
-        for (var s : List.of(new Server8("pool of 200", () -> new QueuedThreadPool(POOL), POOL),
+        for (var s : List.of(new Server8("a pool of 200", () -> new QueuedThreadPool(POOL), POOL),
                 new Server8("virtual threads", HttpService::virtualThreads, limit))) {
             LoadResult r = null;
             for (int i = 0; i < Check.TIMING_TRIES && (r == null || !band.contains(r.millisPerSlot(s.slots()))); i++) {
@@ -358,9 +358,9 @@ public final class HttpService {
             }
             String note = String.format(Locale.ROOT, "C = %,d closed-loop clients, t = %s, downstream limit %d; %,d answered, %,d failed; "
                     + "at most %,d requests in the handler", top, PoolModel.pretty(t), limit, r.answered(), r.failed(), r.peakInHandler());
-            rows.add(new Reproduction("HTTP on a " + s.name() + ": throughput = " + s.slots() + " / t", "004",
+            rows.add(new Reproduction("HTTP server on " + s.name() + ": throughput = " + s.slots() + " / t", "004",
                     "(not measured: articles 000, 004 argue it)", throughput(top, s.slots(), t), r.throughput(), "requests/s", note));
-            rows.add(new Reproduction("HTTP on a " + s.name() + ": p99 = C·t / " + s.slots(), "004",
+            rows.add(new Reproduction("HTTP server on " + s.name() + ": p99 ≈ R = C·t / " + s.slots(), "004",
                     "(not measured)", latencyMillis(top, s.slots(), t), r.p99Millis(), "ms", note));
         }
         return rows;
