@@ -305,13 +305,18 @@ public final class HttpService {
                 users.submit(() -> {
                     while (rec.more()) {
                         int status = rec.exchange(() -> http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode());
-                        if (status == 503) Thread.sleep(plan.backoff());
+                        if (status == 503) Thread.sleep(jittered(plan.backoff()));
                     }
                     return null;
                 });
             }
         }
         return rec.stop(meter);
+    }
+
+    /** Notebook 08's back-off after a 503: from {@code d/2} to {@code 3d/2}, in ms, so that clients do not return at once. */
+    static long jittered(Duration d) {
+        return java.util.concurrent.ThreadLocalRandom.current().nextLong(d.toMillis() / 2, d.toMillis() * 3 / 2 + 1);
     }
 
     /** Notebook 08's run: a server on {@code threads} with the handler {@code handler} makes, under load, then stopped. */
