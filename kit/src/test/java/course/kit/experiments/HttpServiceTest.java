@@ -144,10 +144,10 @@ class HttpServiceTest {
         assertEquals("mixed", meter.threadKind());
     }
 
-    /** A plan with short windows: a few hundred requests, for counts (never for times). */
+    /** A plan bounded by its count, 200 requests, not by its five-minute window: for counts, never for times. */
     static HttpService.Plan small() {
         var t = Duration.ofMillis(20);
-        return new HttpService.Plan(t, List.of(20), Duration.ZERO, Duration.ofMillis(300), 10_000, t, Duration.ofMillis(10));
+        return new HttpService.Plan(t, List.of(20), Duration.ZERO, Duration.ofMinutes(5), 200, t, Duration.ofMillis(10));
     }
 
     @Test
@@ -193,6 +193,7 @@ class HttpServiceTest {
             @Override
             public Duration connectionTimeout() { return inner.connectionTimeout(); }
         };
+        int executorsBefore = executors();
         var outcome = new AtomicReference<Object>();
         Thread runner = Thread.ofPlatform().start(() -> {
             try {
@@ -207,6 +208,8 @@ class HttpServiceTest {
         assertTrue(outcome.get() instanceof LoadResult || outcome.get() instanceof InterruptedException,
                 "the run ends, with what it measured or with the interrupt: " + outcome.get());
         assertNothingLeft(before);
+        System.gc();
+        assertEquals(executorsBefore, executors(), course.kit.diagnostics.ThreadDumps.containers().toString());
     }
 
     /** No more listening sockets and no more Jetty or HTTP-client threads than {@code before}. */
@@ -220,6 +223,11 @@ class HttpServiceTest {
         var after = HttpService.Leftovers.now();
         assertEquals(before.listeningSockets(), after.listeningSockets(), "listening sockets: " + after);
         assertEquals(before.serverThreads(), after.serverThreads(), "server threads: " + after);
+    }
+
+    /** Executors whose threads the JVM still tracks (each open executor is a thread container). */
+    static int executors() throws IOException {
+        return (int) course.kit.diagnostics.ThreadDumps.containers().stream().filter(c -> c.name().contains("Executor")).count();
     }
 
     private static LoadResult result(String name) {
