@@ -193,7 +193,6 @@ class HttpServiceTest {
             @Override
             public Duration connectionTimeout() { return inner.connectionTimeout(); }
         };
-        int executorsBefore = executors();
         var outcome = new AtomicReference<Object>();
         Thread runner = Thread.ofPlatform().start(() -> {
             try {
@@ -208,8 +207,6 @@ class HttpServiceTest {
         assertTrue(outcome.get() instanceof LoadResult || outcome.get() instanceof InterruptedException,
                 "the run ends, with what it measured or with the interrupt: " + outcome.get());
         assertNothingLeft(before);
-        System.gc();
-        assertEquals(executorsBefore, executors(), course.kit.diagnostics.ThreadDumps.containers().toString());
     }
 
     /** No more listening sockets and no more Jetty or HTTP-client threads than {@code before}. */
@@ -223,11 +220,6 @@ class HttpServiceTest {
         var after = HttpService.Leftovers.now();
         assertEquals(before.listeningSockets(), after.listeningSockets(), "listening sockets: " + after);
         assertEquals(before.serverThreads(), after.serverThreads(), "server threads: " + after);
-    }
-
-    /** Executors whose threads the JVM still tracks (each open executor is a thread container). */
-    static int executors() throws IOException {
-        return (int) course.kit.diagnostics.ThreadDumps.containers().stream().filter(c -> c.name().contains("Executor")).count();
     }
 
     private static LoadResult result(String name) {
