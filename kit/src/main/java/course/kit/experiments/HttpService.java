@@ -68,7 +68,7 @@ public final class HttpService {
             Duration t = Duration.ofMillis(400);
             return new Plan(t, scale.pick(List.of(50, 200, 1_000, 5_000), List.of(50, 200, 1_000)),
                     scale.pick(t.multipliedBy(10), t.multipliedBy(2)), scale.pick(t.multipliedBy(20), t.multipliedBy(6)),
-                    scale.pick(400_000, 100_000), t.dividedBy(4), Duration.ofSeconds(1));
+                    scale.pick(400_000, 100_000), t.dividedBy(4), Duration.ofSeconds(2));
         }
     }
 
@@ -260,7 +260,7 @@ public final class HttpService {
                 try (var visit = meter.enter()) {
                     if (!permits.tryAcquire(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
                         response.setStatus(503);
-                        response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+                        response.getHeaders().put(HttpHeader.RETRY_AFTER, "2");
                         Content.Sink.write(response, true, "busy", callback);
                         return true;
                     }
