@@ -1,6 +1,10 @@
-"""Notebook 05 runs against an existing PostgreSQL server named by COURSE_JDBC_URL, not only against the embedded one.
+"""Notebook 05's real PostgreSQL, seen from outside the kit: the embedded server goes away with the kernel, and the
+notebook runs against an existing server named by COURSE_JDBC_URL.
 
-The test starts a cluster of its own with Debian's PostgreSQL (the ``postgresql`` package: ``initdb`` and ``pg_ctl``
+The kernel test starts the course's kernel, has a cell start the embedded server, shuts the kernel down as Jupyter
+does, and checks that no server process and no data folder is left.
+
+The COURSE_JDBC_URL test starts a cluster of its own with Debian's PostgreSQL (the ``postgresql`` package: ``initdb`` and ``pg_ctl``
 from ``/usr/lib/postgresql/*/bin``), as the ``postgres`` user when it runs as root, on a free loopback port, runs the
 notebook through the runner at the quick scale with ``COURSE_JDBC_URL`` pointing at it, and stops the cluster. The
 notebook must pass every check and say that it used that server, and the server must report the notebook's pool.
@@ -48,11 +52,56 @@ def _free_port() -> int:
 PG_BIN = _debian_postgres_bin()
 AS_ROOT = os.geteuid() == 0
 
-pytestmark = [
-    pytest.mark.skipif(PG_BIN is None, reason="Debian's PostgreSQL server binaries are absent "
-                       "(/usr/lib/postgresql/*/bin/initdb): apt-get install postgresql"),
-    pytest.mark.skipif(not _kernelspec_found(), reason=f"no '{KERNEL}' kernelspec on this machine (run ./course setup)"),
-]
+pytestmark = pytest.mark.skipif(not _kernelspec_found(),
+                                reason=f"no '{KERNEL}' kernelspec on this machine (run ./course setup)")
+needs_debian_postgres = pytest.mark.skipif(PG_BIN is None, reason="Debian's PostgreSQL server binaries are absent "
+                                           "(/usr/lib/postgresql/*/bin/initdb): apt-get install postgresql")
+
+START_CELL = """var server = course.kit.experiments.Postgres.server();
+try (var c = server.connect(); var st = c.createStatement();
+     var rs = st.executeQuery("SELECT current_setting('data_directory')")) {
+    rs.next();
+    System.out.println("DATA " + rs.getString(1));
+}
+"""
+
+
+def _alive(pid: int) -> bool:
+    """A live process (a zombie is not: it has exited and waits only to be reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] not in "ZX"
+
+
+def test_the_embedded_server_and_its_data_folder_go_away_when_the_kernel_exits():
+    from jupyter_client import KernelManager
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_JDBC_")}
+    km = KernelManager(kernel_name=KERNEL)
+    km.start_kernel(env=env)
+    kc = km.client()
+    kc.start_channels()
+    data = pid = None
+    lines: list[str] = []
+
+    def collect(msg) -> None:
+        if msg["msg_type"] == "stream":
+            lines.extend(msg["content"]["text"].splitlines())
+
+    try:
+        kc.wait_for_ready(timeout=120)
+        reply = kc.execute_interactive(START_CELL, timeout=180, output_hook=collect)
+        assert reply["content"]["status"] == "ok", reply["content"]
+        data = Path(next(l for l in lines if l.startswith("DATA ")).split(" ", 1)[1].strip())
+        pid = int((data / "postmaster.pid").read_text().split()[0])
+        assert _alive(pid), "the server is not running while the kernel is"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)  # as Jupyter does: a shutdown request, then the kernel's JVM exits
+    assert not data.exists(), f"data folder left: {data}"
+    assert not _alive(pid), f"postgres process {pid} left"
+
 
 
 @pytest.fixture
@@ -82,6 +131,7 @@ def _text(nb, index: int) -> str:
     return "".join(o.get("text", "") for o in nb.cells[index].get("outputs", []) if o.get("output_type") == "stream")
 
 
+@needs_debian_postgres
 def test_notebook_05_runs_against_the_server_that_course_jdbc_url_names(debian_postgres, tmp_path):
     url, version = debian_postgres  # e.g. "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)"
     number = version.split(")")[1].split()[0]
