@@ -23,6 +23,7 @@ public final class PostgresPool implements Database, AutoCloseable {
     public static final Duration MIN_CONNECTION_TIMEOUT = Duration.ofMillis(250);
     /** How long the pool may take to open all its connections. */
     static final Duration FILL_WAIT = Duration.ofSeconds(30);
+    private static final String BLOCK_UNTIL_FILLED = "com.zaxxer.hikari.blockUntilFilled";
 
     private final Postgres.Server server;
     private final int connections;
@@ -55,12 +56,18 @@ public final class PostgresPool implements Database, AutoCloseable {
         config.setInitializationFailTimeout(Postgres.CONNECT_TIMEOUT.toMillis());
         config.addDataSourceProperty("ApplicationName", applicationName);
         config.addDataSourceProperty("connectTimeout", String.valueOf(Postgres.CONNECT_TIMEOUT.toSeconds()));
+        // HikariCP opens the connections on min(16, cores) threads, not one, when asked to block until the pool is
+        // full (its own system property, read by each new pool): about 1.7 s instead of 3 s for 50 on 2 cores.
+        String block = System.setProperty(BLOCK_UNTIL_FILLED, "true");
         try {
             pool = new HikariDataSource(config);
         } catch (RuntimeException e) {
             throw new Postgres.Unavailable(String.format("The pool could not open a connection to %s: %s. Fix: check "
                     + "that the server is running and accepts user %s; then run this cell again.", server.url(),
                     Postgres.rootMessage(e), server.user()), e);
+        } finally {
+            if (block == null) System.clearProperty(BLOCK_UNTIL_FILLED);
+            else System.setProperty(BLOCK_UNTIL_FILLED, block);
         }
         awaitFilled();
     }
@@ -191,6 +198,6 @@ public final class PostgresPool implements Database, AutoCloseable {
     @Override
     public String toString() {
         return String.format("a HikariCP pool of %d connections to %s, connectionTimeout %s, %s per query", connections,
-                server, course.kit.PoolModel.pretty(connectionTimeout), course.kit.PoolModel.pretty(hold));
+                server.shortVersion(), course.kit.PoolModel.pretty(connectionTimeout), course.kit.PoolModel.pretty(hold));
     }
 }
