@@ -80,9 +80,9 @@ public final class PoolGauge {
     /**
      * What the pool said over time.
      *
-     * @param seconds seconds since {@link #start}
-     * @param active  connections lent out
-     * @param idle    connections in the pool, free
+     * @param seconds   seconds since {@link #start}
+     * @param active    connections lent out
+     * @param idle      connections in the pool, free
      * @param waiting   threads inside {@code getConnection()}, waiting for one
      * @param stoppedAt when {@link #stop} was called, in seconds since {@link #start}
      */
@@ -95,13 +95,6 @@ public final class PoolGauge {
 
         /** The most threads waiting in {@code getConnection()} at once. */
         public int peakWaiting() { return Arrays.stream(waiting).max().orElse(0); }
-
-        /** The most callers in the pool at once: lent a connection or waiting for one. */
-        public int peakInPool() {
-            int peak = 0;
-            for (int i = 0; i < seconds.length; i++) peak = Math.max(peak, active[i] + waiting[i]);
-            return peak;
-        }
 
         @Override
         public String toString() {
