@@ -18,10 +18,14 @@ import java.util.concurrent.atomic.LongAdder;
 public final class HandlerMeter {
     private final AtomicInteger inside = new AtomicInteger(), peak = new AtomicInteger(), ids = new AtomicInteger();
     private final LongAdder onVirtual = new LongAdder(), onPlatform = new LongAdder();
+    private final Object timesLock = new Object();
+    private long[] enters = new long[1024], durations = new long[1024];
+    private int timed;
 
     /** One request inside the handler: closing it marks its exit. */
     public final class Visit implements AutoCloseable {
         private final int id;
+        private final long entered = System.nanoTime();
         private boolean closed;
 
         private Visit(int id) { this.id = id; }
@@ -34,6 +38,7 @@ public final class HandlerMeter {
             if (closed) return;
             closed = true;
             inside.decrementAndGet();
+            record(entered, System.nanoTime() - entered);
         }
     }
 
@@ -42,6 +47,33 @@ public final class HandlerMeter {
         peak.accumulateAndGet(inside.incrementAndGet(), Math::max);
         (Thread.currentThread().isVirtual() ? onVirtual : onPlatform).increment();
         return new Visit(ids.getAndIncrement());
+    }
+
+    private void record(long enteredAt, long nanos) {
+        synchronized (timesLock) {
+            if (timed == enters.length) {
+                enters = java.util.Arrays.copyOf(enters, 2 * timed);
+                durations = java.util.Arrays.copyOf(durations, 2 * timed);
+            }
+            enters[timed] = enteredAt;
+            durations[timed++] = nanos;
+        }
+    }
+
+    /**
+     * The {@code q} quantile (nearest rank), in ms, of how long the requests that entered the handler in
+     * [{@code from}, {@code to}) ({@link System#nanoTime} values) stayed in it: the server's own share of a
+     * request's latency, without the time it waited in the client, in the kernel's socket queues or for a thread.
+     * NaN when none did.
+     */
+    public double quantileMillis(double q, long from, long to) {
+        long[] in;
+        int n = 0;
+        synchronized (timesLock) {
+            in = new long[timed];
+            for (int i = 0; i < timed; i++) if (enters[i] >= from && enters[i] < to) in[n++] = durations[i];
+        }
+        return LoadRecorder.percentile(in, n, q);
     }
 
     /** Requests inside the handler now. */

@@ -67,12 +67,17 @@ public final class HttpServiceViews {
         return c;
     }
 
-    /** One row per run: server, C, throughput, p50, p99, the outcomes, and the requests in the handler at once. */
+    /**
+     * One row per run: server, C, throughput, p50, p99 (as the clients saw it, and inside the handler), the outcomes,
+     * and the requests in the handler at once.
+     */
     public static Table table(String title, Map<String, List<LoadResult>> runs) {
-        var b = Tables.of(title, "server", "clients C", "requests/s", "p50 (ms)", "p99 (ms)", "answered", "503",
+        var b = Tables.of(title, "server", "clients C", "requests/s", "p50 (ms)", "p99 (ms)",
+                "p99 in the handler (ms)", "answered", "503",
                 "errors", "time-outs", "refused", "in the handler at once", "thread kind");
         runs.forEach((name, list) -> list.forEach(r -> b.row(name, r.clients(), Tables.round(r.throughput(), 0),
-                Tables.round(r.p50Millis(), 1), Tables.round(r.p99Millis(), 1), r.answered(), r.shed(), r.errors(),
+                Tables.round(r.p50Millis(), 1), Tables.round(r.p99Millis(), 1),
+                Tables.round(r.handlerP99Millis(), 1), r.answered(), r.shed(), r.errors(),
                 r.timeouts(), r.refused(), r.peakInHandler(), r.threadKind())));
         return b.table();
     }

@@ -187,7 +187,7 @@ public final class LoadRecorder {
         double throughput = windowMillis <= 0 ? 0 : okInWindow * 1_000.0 / windowMillis;
         return new LoadResult(name, clients, windowMillis, answered, ok, shed, errors, timeouts, refused, throughput,
                 percentile(latencies, nl, 0.50), percentile(latencies, nl, 0.99), percentile(okLatencies, nok, 0.99),
-                n, meter.peak(), meter.threadKind());
+                n, meter.peak(), meter.threadKind(), meter.quantileMillis(0.99, measureFrom, to));
     }
 
     /** The {@code q} quantile (nearest rank) of the first {@code n} values, in ms; NaN when n is 0. */

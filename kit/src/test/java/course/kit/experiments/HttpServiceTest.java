@@ -116,6 +116,25 @@ class HttpServiceTest {
     }
 
     @Test
+    void theMeterTimesEachVisitAndKeepsOnlyThoseThatEnteredInTheWindow() {
+        var meter = new HandlerMeter();
+        long before = System.nanoTime();
+        try (var quick = meter.enter()) {
+            assertEquals(0, quick.id());
+        }
+        long from = System.nanoTime();
+        var held = meter.enter();
+        long heldSince = System.nanoTime();
+        while (System.nanoTime() - heldSince < 3_000_000) Thread.onSpinWait();   // held at least 3 ms
+        held.close();
+        held.close();                                                              // a second close counts nothing
+        long to = System.nanoTime();
+        assertTrue(meter.quantileMillis(0.99, from, to) >= 3.0, "the held visit is in the window");
+        assertFalse(Double.isNaN(meter.quantileMillis(0.99, before, from)), "the quick visit is in the earlier window");
+        assertTrue(Double.isNaN(meter.quantileMillis(0.99, to, to + 1)), "no visit entered after both ended");
+    }
+
+    @Test
     void theMeterCountsRequestsInsideAndTheirThreads() throws Exception {
         var meter = new HandlerMeter();
         int n = 25;
@@ -223,7 +242,7 @@ class HttpServiceTest {
     }
 
     private static LoadResult result(String name) {
-        return new LoadResult(name, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, "virtual");
+        return new LoadResult(name, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, "virtual", 1);
     }
 
     @Test
