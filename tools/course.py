@@ -26,9 +26,9 @@ sys.path.insert(0, str(TOOLS))
 
 import kernelspec  # noqa: E402
 
-VERSION = "1.0.0-SNAPSHOT"
-# Modules whose jars (and run-time dependencies, copied to target/lib) go on the kernel's classpath.
-KERNEL_MODULES = [("kit", "course-kit"), ("kernel", "course-kernel"), ("grader", "course-grader")]
+# Written by the Maven build: the course's version (from the parent pom) and the kernel's class path.
+BUILD_INFO = ROOT / "target" / "build-info.properties"
+KERNEL_CLASSPATH = ROOT / "kernel" / "target" / "runtime.classpath"
 DEBIAN_PACKAGES = ["jupyter-notebook", "python3-nbclient", "python3-nbconvert", "jupyter-nbconvert",
                    "jupyter-client", "python3-ipykernel", "python3-pytest", "fontconfig", "fonts-dejavu-core"]
 JUPYTER_MODULES = ["nbclient", "nbconvert", "jupyter_client", "nbformat"]
@@ -115,9 +115,16 @@ def apt_install(packages: list[str]) -> None:
 
 
 def find_maven() -> str:
+    """$COURSE_MAVEN, else the Maven on PATH (the Docker image's, which works offline), else ./mvnw, which
+    downloads the Maven named in .mvn/wrapper/maven-wrapper.properties from Maven Central once."""
+    if os.environ.get("COURSE_MAVEN"):
+        return os.environ["COURSE_MAVEN"]
     mvn = shutil.which("mvn")
     if mvn:
         return mvn
+    wrapper = ROOT / ("mvnw.cmd" if os.name == "nt" else "mvnw")
+    if wrapper.exists():
+        return str(wrapper)
     if is_debian_root():
         apt_install(["maven"])
         mvn = shutil.which("mvn")
@@ -132,7 +139,7 @@ def find_maven() -> str:
 def source_fingerprint() -> str:
     """A hash of the contents of every file the Maven build reads, so that an unchanged tree skips the build."""
     h = hashlib.sha256()
-    files = [ROOT / "pom.xml"]
+    files = [ROOT / "pom.xml", *sorted((ROOT / "src" / "build").glob("*"))]
     for module in ["kit", "kernel", "grader"]:
         base = ROOT / module
         if base.exists():
@@ -148,29 +155,48 @@ def source_fingerprint() -> str:
     return h.hexdigest()
 
 
+def version() -> str | None:
+    """The course's version, as the last Maven build wrote it (None before the first build)."""
+    try:
+        text = BUILD_INFO.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    m = re.search(r"^version=(\S+)$", text, re.M)
+    return m.group(1) if m else None
+
+
+def module_jar(module: str, artifact: str) -> Path:
+    return ROOT / module / "target" / f"{artifact}-{version()}.jar"
+
+
+def runtime_jars(module: str, artifact: str) -> list[Path]:
+    """A module's jar, then its run-time class path as Maven wrote it (MODULE/target/runtime.classpath, jars in
+    MODULE/target/lib), in Maven's order; empty before the first build."""
+    listing = ROOT / module / "target" / "runtime.classpath"
+    if not listing.exists():
+        return []
+    entries = [e for e in listing.read_text(encoding="utf-8").strip().split(os.pathsep) if e]
+    return [module_jar(module, artifact)] + [ROOT / module / "target" / e for e in entries]
+
+
 def kernel_jars() -> list[Path]:
-    jars: dict[str, Path] = {}
-    for module, artifact in KERNEL_MODULES:
-        main = ROOT / module / "target" / f"{artifact}-{VERSION}.jar"
-        if main.exists():
-            jars[main.name] = main
-        for dep in sorted((ROOT / module / "target" / "lib").glob("*.jar")):
-            jars.setdefault(dep.name, dep)
-    # rapaio's shaded jar carries unrelocated copies of common libraries: it goes last so it shadows nothing.
-    return sorted(jars.values(), key=lambda p: (p.name.startswith("rapaio-jupyter-kernel"), p.name))
+    """The kernel's class path: its jar, the kit, the grader, their dependencies, rapaio's shaded jar last."""
+    return runtime_jars("kernel", "course-kernel")
 
 
 def build(jdk: Path, force: bool = False) -> None:
     stamp = ROOT / "target" / "course-build.stamp"
     fp = source_fingerprint()
-    kit_jar = ROOT / "kit" / "target" / f"course-kit-{VERSION}.jar"
-    if not force and stamp.exists() and stamp.read_text() == fp and kit_jar.exists():
+    if (not force and stamp.exists() and stamp.read_text() == fp and version()
+            and all(j.exists() for m in [("kit", "course-kit"), ("grader", "course-grader"), ("kernel", "course-kernel")]
+                    for j in runtime_jars(*m) or [ROOT / m[0] / "target" / "runtime.classpath"])):
         say("build is up to date")
         return
     mvn = find_maven()
     say("building the course kit, kernel and grader with Maven (first run downloads dependencies)…")
     t0 = time.monotonic()
-    r = subprocess.run([mvn, "-q", "-B", "-DskipTests", "install"], cwd=ROOT, env=java_env(jdk))
+    r = subprocess.run([mvn, "-q", "-B", "-DskipTests", "-Dmdep.analyze.skip", "install"], cwd=ROOT,
+                       env=java_env(jdk))
     if r.returncode != 0:
         fail("the Maven build failed (see above)")
     stamp.parent.mkdir(exist_ok=True)
@@ -353,7 +379,7 @@ def cmd_run(args) -> int:
 
 def surefire_counts() -> tuple[int, int, int]:
     passed = failed = skipped = 0
-    for rep in ROOT.glob("**/target/surefire-reports/TEST-*.xml"):
+    for rep in [*ROOT.glob("**/target/surefire-reports/TEST-*.xml"), *ROOT.glob("**/target/failsafe-reports/TEST-*.xml")]:
         try:
             t = ET.parse(rep).getroot()
         except ET.ParseError:
@@ -444,7 +470,7 @@ def cmd_test(args) -> int:
         say(f"{'PASS' if ok else 'FAIL'} {name} ({p} passed, {f} failed{f', {s} skipped' if s else ''})")
 
     # 1. Java unit tests of every module (kit, kernel, grader, exercises against their reference solutions).
-    for rep in ROOT.glob("**/target/surefire-reports"):
+    for rep in [*ROOT.glob("**/target/surefire-reports"), *ROOT.glob("**/target/failsafe-reports")]:
         shutil.rmtree(rep, ignore_errors=True)
     say("mvn verify …")
     r = subprocess.run([find_maven(), "-B", "-q", "verify"], cwd=ROOT, env=env)
@@ -516,8 +542,7 @@ def cmd_test(args) -> int:
 def java_main(module: str, artifact: str, main_class: str, argv: list[str]) -> int:
     jdk = find_jdk()
     build(jdk)  # the jars only: grading and reproducing need no kernelspec
-    cp = os.pathsep.join([str(ROOT / module / "target" / f"{artifact}-{VERSION}.jar"),
-                          str(ROOT / module / "target" / "lib" / "*")])
+    cp = os.pathsep.join(str(j) for j in runtime_jars(module, artifact))
     return subprocess.run([str(jdk / "bin" / "java"), "-ea", "--enable-preview", "-Djava.awt.headless=true",
                            "--sun-misc-unsafe-memory-access=allow",
                            "-cp", cp, main_class, *argv], cwd=ROOT, env=java_env(jdk)).returncode
