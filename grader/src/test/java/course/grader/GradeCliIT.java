@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line: options, exit codes and the JSON file. */
-class GradeCliTest {
+class GradeCliIT {
     @TempDir
     Path work;
 

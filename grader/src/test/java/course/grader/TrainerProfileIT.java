@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hidden or visible only after the due date. The solutions pass them, the stubs fail them, and the learner's
  * profile neither runs nor shows them.
  */
-class TrainerProfileTest {
+class TrainerProfileIT {
     @TempDir
     Path work;
 

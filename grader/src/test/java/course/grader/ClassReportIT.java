@@ -26,7 +26,7 @@ import tech.tablesaw.api.Table;
  * on their own, a broken learner costs only their own row, and the HTML report has its parts. Two exercises
  * keep it short; the grader treats every exercise alike.
  */
-class ClassReportTest {
+class ClassReportIT {
     static final List<String> EXERCISES = List.of("02-cafe", "05-throttling");
 
     @TempDir
@@ -57,10 +57,10 @@ class ClassReportTest {
                 }
             }
         }
-        MutantsTest.applyMutant(MutantsTest.mutantsDir().resolve("02-cafe/serial-orders.diff"), carl);
+        MutantsIT.applyMutant(MutantsIT.mutantsDir().resolve("02-cafe/serial-orders.diff"), carl);
         // 4. a mutant of 05, as an exercises/ folder
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("dana/exercises"));
-        MutantsTest.applyMutant(MutantsTest.mutantsDir().resolve("05-throttling/permit-leak.diff"),
+        MutantsIT.applyMutant(MutantsIT.mutantsDir().resolve("05-throttling/permit-leak.diff"),
                 classDir.resolve("dana/exercises/05-throttling"));
         // 5. 02 does not compile
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("eve/exercises"));
