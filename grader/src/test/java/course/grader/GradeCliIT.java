@@ -16,7 +16,7 @@ class GradeCliIT {
 
     @Test
     void aSolutionScoresFullMarksWithRequireFull() throws Exception {
-        // ./course test grades all five solutions with --require-full; one is enough to test the options here.
+        // GoldenResultsIT grades every solution; one is enough to test the options here.
         Path json = work.resolve("r.json");
         assertEquals(0, GradeCli.run("05-throttling", "--solutions", "--require-full", "--json", json.toString(),
                 "--leaderboard"), "exit code");

@@ -89,7 +89,8 @@ class MutantsIT {
         List<DynamicTest> tests = new ArrayList<>();
         for (Map.Entry<String, List<Path>> e : mutants().entrySet()) {
             String exercise = e.getKey();
-            for (Path mutant : e.getValue()) {
+            // The first mutant of each exercise is graded by GoldenResultsIT, which checks its whole results.json.
+            for (Path mutant : e.getValue().subList(1, e.getValue().size())) {
                 String name = mutantName(mutant);
                 Path sources = work.resolve(exercise).resolve(name);
                 Courses.copyTree(Courses.solution(exercise), sources);
