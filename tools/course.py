@@ -456,54 +456,67 @@ def cmd_test(args) -> int:
     env = java_env(jdk)
     py = jupyter_python(JUPYTER_MODULES + ["pytest"])  # installs Jupyter first on a fresh Debian machine
     ensure_fonts()
+    t_step = time.monotonic()
     cmd_setup(argparse.Namespace(prefix=None))
+    timings: list[tuple[str, float]] = [("setup (build, kernelspec)", time.monotonic() - t_step)]
     results: list[tuple[str, int, int, int]] = []  # step, passed, failed, skipped
     failures: list[str] = []
 
-    def step(name: str, ok: bool, counts: tuple[int, int, int] | None = None) -> None:
+    def step(name: str, ok: bool, counts: tuple[int, int, int] | None = None, started: float | None = None) -> None:
         p, f, s = counts if counts else ((1, 0, 0) if ok else (0, 1, 0))
         if not ok and f == 0:
             f = 1
         results.append((name, p, f, s))
         if not ok:
             failures.append(name)
-        say(f"{'PASS' if ok else 'FAIL'} {name} ({p} passed, {f} failed{f', {s} skipped' if s else ''})")
+        took = ""
+        if started is not None:
+            timings.append((name, time.monotonic() - started))
+            took = f" in {timings[-1][1]:.0f} s"
+        say(f"{'PASS' if ok else 'FAIL'} {name} ({p} passed, {f} failed{f', {s} skipped' if s else ''}){took}")
 
-    # 1. Java unit tests of every module (kit, kernel, grader, exercises against their reference solutions).
+    # 1. Every module's unit tests (Surefire) and integration tests (Failsafe: forked JVMs, whole gradings, the
+    # grader's golden results.json of every exercise's stubs, solution and a mutant), and dependency:analyze.
     for rep in [*ROOT.glob("**/target/surefire-reports"), *ROOT.glob("**/target/failsafe-reports")]:
         shutil.rmtree(rep, ignore_errors=True)
     say("mvn verify …")
+    t_step = time.monotonic()
     r = subprocess.run([find_maven(), "-B", "-q", "verify"], cwd=ROOT, env=env)
-    step("mvn verify", r.returncode == 0, surefire_counts())
+    step("mvn verify", r.returncode == 0, surefire_counts(), t_step)
 
-    # 2. The grader, on the reference solutions: every test must pass.
-    if (ROOT / "grader" / "src").exists():
-        say("./course grade --solutions --require-full …")
-        r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--solutions", "--require-full"])
-        step("grade --solutions --require-full", r.returncode == 0)
+    # 2. One format: `mvn spotless:apply` (and the same with -f e2e/pom.xml) formats what this finds.
+    say("formatter (spotless:check) …")
+    t_step = time.monotonic()
+    r = subprocess.run([find_maven(), "-B", "-q", "spotless:check"], cwd=ROOT, env=env)
+    r_e2e = subprocess.run([find_maven(), "-B", "-q", "-f", str(ROOT / "e2e" / "pom.xml"), "spotless:check"],
+                           cwd=ROOT, env=env) if (ROOT / "e2e" / "pom.xml").exists() else r
+    step("spotless:check", r.returncode == 0 and r_e2e.returncode == 0, started=t_step)
 
     # 3. Python-level tests: the notebook runner, the kernel, the kernelspec, the Docker files.
     tests = sorted((TOOLS / "tests").glob("test_*.py"))
     if tests:
         xml = ROOT / "target" / "pytest.xml"
         say("pytest tools/tests …")
-        r = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={xml}",
+        t_step = time.monotonic()
+        r = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", f"--junitxml={xml}",
                             str(TOOLS / "tests")], cwd=ROOT, env=env)
-        step("pytest tools/tests", r.returncode == 0, junit_xml_counts(xml))
+        step("pytest tools/tests", r.returncode == 0, junit_xml_counts(xml), t_step)
 
     # 4. Every notebook, headless, at the quick scale.
     nb_start = time.monotonic()
     executed = []
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         say(f"notebook {nb.name} (quick) …")
+        t_step = time.monotonic()
         rc = run_notebook(nb, "quick")
-        step(f"notebook {nb.name}", rc == 0)
+        step(f"notebook {nb.name}", rc == 0, started=t_step)
         if rc == 0:
             executed.append(ROOT / "target" / "notebooks" / nb.name)
     say(f"notebooks took {time.monotonic() - nb_start:.0f} s")
 
     # 4b. What every executed notebook must show, and its grade cell agreeing with ./course grade.
     if executed:
+        t_step = time.monotonic()
         stubs = ROOT / "target" / "grade-check.json"
         r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--json", str(stubs)],
                            stdout=subprocess.DEVNULL)
@@ -513,6 +526,7 @@ def cmd_test(args) -> int:
             for pr in problems:
                 print(f"✘ {nb.name}: {pr}", file=sys.stderr, flush=True)
             step(f"audit {nb.name}", not problems)
+        timings.append(("audits (./course grade of the stubs, each notebook's outputs)", time.monotonic() - t_step))
 
     # 5. A real browser against ./course lab: Debian's Chromium and its driver, never a downloaded one.
     if (ROOT / "e2e" / "pom.xml").exists():
@@ -520,8 +534,9 @@ def cmd_test(args) -> int:
             apt_install(["chromium", "chromium-driver"])
         if shutil.which("chromium") and shutil.which("chromedriver"):
             say("browser test (e2e) …")
+            t_step = time.monotonic()
             r = subprocess.run([find_maven(), "-B", "-q", "-f", str(ROOT / "e2e" / "pom.xml"), "verify"], cwd=ROOT, env=env)
-            step("browser test", r.returncode == 0)
+            step("browser test", r.returncode == 0, started=t_step)
         else:
             say("SKIP browser test: it needs chromium and chromedriver on PATH "
                 "(Debian/Ubuntu: sudo apt-get install chromium chromium-driver)")
@@ -530,6 +545,9 @@ def cmd_test(args) -> int:
     passed = sum(r[1] for r in results)
     failed = sum(r[2] for r in results)
     skipped = sum(r[3] for r in results)
+    say("time per step:")
+    for name, took in timings:
+        say(f"  {took:6.0f} s  {name}")
     say(f"took {time.monotonic() - t_start:.0f} s")
     if failures:
         say("failed steps: " + ", ".join(failures))
