@@ -26,9 +26,9 @@ sys.path.insert(0, str(TOOLS))
 
 import kernelspec  # noqa: E402
 
-VERSION = "1.0.0-SNAPSHOT"
-# Modules whose jars (and run-time dependencies, copied to target/lib) go on the kernel's classpath.
-KERNEL_MODULES = [("kit", "course-kit"), ("kernel", "course-kernel"), ("grader", "course-grader")]
+# Written by the Maven build: the course's version (from the parent pom) and the kernel's class path.
+BUILD_INFO = ROOT / "target" / "build-info.properties"
+KERNEL_CLASSPATH = ROOT / "kernel" / "target" / "runtime.classpath"
 DEBIAN_PACKAGES = ["jupyter-notebook", "python3-nbclient", "python3-nbconvert", "jupyter-nbconvert",
                    "jupyter-client", "python3-ipykernel", "python3-pytest", "fontconfig", "fonts-dejavu-core"]
 JUPYTER_MODULES = ["nbclient", "nbconvert", "jupyter_client", "nbformat"]
@@ -115,9 +115,16 @@ def apt_install(packages: list[str]) -> None:
 
 
 def find_maven() -> str:
+    """$COURSE_MAVEN, else the Maven on PATH (the Docker image's, which works offline), else ./mvnw, which
+    downloads the Maven named in .mvn/wrapper/maven-wrapper.properties from Maven Central once."""
+    if os.environ.get("COURSE_MAVEN"):
+        return os.environ["COURSE_MAVEN"]
     mvn = shutil.which("mvn")
     if mvn:
         return mvn
+    wrapper = ROOT / ("mvnw.cmd" if os.name == "nt" else "mvnw")
+    if wrapper.exists():
+        return str(wrapper)
     if is_debian_root():
         apt_install(["maven"])
         mvn = shutil.which("mvn")
@@ -132,7 +139,7 @@ def find_maven() -> str:
 def source_fingerprint() -> str:
     """A hash of the contents of every file the Maven build reads, so that an unchanged tree skips the build."""
     h = hashlib.sha256()
-    files = [ROOT / "pom.xml"]
+    files = [ROOT / "pom.xml", *sorted((ROOT / "src" / "build").glob("*"))]
     for module in ["kit", "kernel", "grader"]:
         base = ROOT / module
         if base.exists():
@@ -148,29 +155,48 @@ def source_fingerprint() -> str:
     return h.hexdigest()
 
 
+def version() -> str | None:
+    """The course's version, as the last Maven build wrote it (None before the first build)."""
+    try:
+        text = BUILD_INFO.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    m = re.search(r"^version=(\S+)$", text, re.M)
+    return m.group(1) if m else None
+
+
+def module_jar(module: str, artifact: str) -> Path:
+    return ROOT / module / "target" / f"{artifact}-{version()}.jar"
+
+
+def runtime_jars(module: str, artifact: str) -> list[Path]:
+    """A module's jar, then its run-time class path as Maven wrote it (MODULE/target/runtime.classpath, jars in
+    MODULE/target/lib), in Maven's order; empty before the first build."""
+    listing = ROOT / module / "target" / "runtime.classpath"
+    if not listing.exists():
+        return []
+    entries = [e for e in listing.read_text(encoding="utf-8").strip().split(os.pathsep) if e]
+    return [module_jar(module, artifact)] + [ROOT / module / "target" / e for e in entries]
+
+
 def kernel_jars() -> list[Path]:
-    jars: dict[str, Path] = {}
-    for module, artifact in KERNEL_MODULES:
-        main = ROOT / module / "target" / f"{artifact}-{VERSION}.jar"
-        if main.exists():
-            jars[main.name] = main
-        for dep in sorted((ROOT / module / "target" / "lib").glob("*.jar")):
-            jars.setdefault(dep.name, dep)
-    # rapaio's shaded jar carries unrelocated copies of common libraries: it goes last so it shadows nothing.
-    return sorted(jars.values(), key=lambda p: (p.name.startswith("rapaio-jupyter-kernel"), p.name))
+    """The kernel's class path: its jar, the kit, the grader, their dependencies, rapaio's shaded jar last."""
+    return runtime_jars("kernel", "course-kernel")
 
 
 def build(jdk: Path, force: bool = False) -> None:
     stamp = ROOT / "target" / "course-build.stamp"
     fp = source_fingerprint()
-    kit_jar = ROOT / "kit" / "target" / f"course-kit-{VERSION}.jar"
-    if not force and stamp.exists() and stamp.read_text() == fp and kit_jar.exists():
+    if (not force and stamp.exists() and stamp.read_text() == fp and version()
+            and all(j.exists() for m in [("kit", "course-kit"), ("grader", "course-grader"), ("kernel", "course-kernel")]
+                    for j in runtime_jars(*m) or [ROOT / m[0] / "target" / "runtime.classpath"])):
         say("build is up to date")
         return
     mvn = find_maven()
     say("building the course kit, kernel and grader with Maven (first run downloads dependencies)…")
     t0 = time.monotonic()
-    r = subprocess.run([mvn, "-q", "-B", "-DskipTests", "install"], cwd=ROOT, env=java_env(jdk))
+    r = subprocess.run([mvn, "-q", "-B", "-DskipTests", "-Dmdep.analyze.skip", "install"], cwd=ROOT,
+                       env=java_env(jdk))
     if r.returncode != 0:
         fail("the Maven build failed (see above)")
     stamp.parent.mkdir(exist_ok=True)
@@ -353,7 +379,7 @@ def cmd_run(args) -> int:
 
 def surefire_counts() -> tuple[int, int, int]:
     passed = failed = skipped = 0
-    for rep in ROOT.glob("**/target/surefire-reports/TEST-*.xml"):
+    for rep in [*ROOT.glob("**/target/surefire-reports/TEST-*.xml"), *ROOT.glob("**/target/failsafe-reports/TEST-*.xml")]:
         try:
             t = ET.parse(rep).getroot()
         except ET.ParseError:
@@ -430,54 +456,67 @@ def cmd_test(args) -> int:
     env = java_env(jdk)
     py = jupyter_python(JUPYTER_MODULES + ["pytest"])  # installs Jupyter first on a fresh Debian machine
     ensure_fonts()
+    t_step = time.monotonic()
     cmd_setup(argparse.Namespace(prefix=None))
+    timings: list[tuple[str, float]] = [("setup (build, kernelspec)", time.monotonic() - t_step)]
     results: list[tuple[str, int, int, int]] = []  # step, passed, failed, skipped
     failures: list[str] = []
 
-    def step(name: str, ok: bool, counts: tuple[int, int, int] | None = None) -> None:
+    def step(name: str, ok: bool, counts: tuple[int, int, int] | None = None, started: float | None = None) -> None:
         p, f, s = counts if counts else ((1, 0, 0) if ok else (0, 1, 0))
         if not ok and f == 0:
             f = 1
         results.append((name, p, f, s))
         if not ok:
             failures.append(name)
-        say(f"{'PASS' if ok else 'FAIL'} {name} ({p} passed, {f} failed{f', {s} skipped' if s else ''})")
+        took = ""
+        if started is not None:
+            timings.append((name, time.monotonic() - started))
+            took = f" in {timings[-1][1]:.0f} s"
+        say(f"{'PASS' if ok else 'FAIL'} {name} ({p} passed, {f} failed{f', {s} skipped' if s else ''}){took}")
 
-    # 1. Java unit tests of every module (kit, kernel, grader, exercises against their reference solutions).
-    for rep in ROOT.glob("**/target/surefire-reports"):
+    # 1. Every module's unit tests (Surefire) and integration tests (Failsafe: forked JVMs, whole gradings, the
+    # grader's golden results.json of every exercise's stubs, solution and a mutant), and dependency:analyze.
+    for rep in [*ROOT.glob("**/target/surefire-reports"), *ROOT.glob("**/target/failsafe-reports")]:
         shutil.rmtree(rep, ignore_errors=True)
     say("mvn verify …")
+    t_step = time.monotonic()
     r = subprocess.run([find_maven(), "-B", "-q", "verify"], cwd=ROOT, env=env)
-    step("mvn verify", r.returncode == 0, surefire_counts())
+    step("mvn verify", r.returncode == 0, surefire_counts(), t_step)
 
-    # 2. The grader, on the reference solutions: every test must pass.
-    if (ROOT / "grader" / "src").exists():
-        say("./course grade --solutions --require-full …")
-        r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--solutions", "--require-full"])
-        step("grade --solutions --require-full", r.returncode == 0)
+    # 2. One format: `mvn spotless:apply` (and the same with -f e2e/pom.xml) formats what this finds.
+    say("formatter (spotless:check) …")
+    t_step = time.monotonic()
+    r = subprocess.run([find_maven(), "-B", "-q", "spotless:check"], cwd=ROOT, env=env)
+    r_e2e = subprocess.run([find_maven(), "-B", "-q", "-f", str(ROOT / "e2e" / "pom.xml"), "spotless:check"],
+                           cwd=ROOT, env=env) if (ROOT / "e2e" / "pom.xml").exists() else r
+    step("spotless:check", r.returncode == 0 and r_e2e.returncode == 0, started=t_step)
 
     # 3. Python-level tests: the notebook runner, the kernel, the kernelspec, the Docker files.
     tests = sorted((TOOLS / "tests").glob("test_*.py"))
     if tests:
         xml = ROOT / "target" / "pytest.xml"
         say("pytest tools/tests …")
-        r = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={xml}",
+        t_step = time.monotonic()
+        r = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", f"--junitxml={xml}",
                             str(TOOLS / "tests")], cwd=ROOT, env=env)
-        step("pytest tools/tests", r.returncode == 0, junit_xml_counts(xml))
+        step("pytest tools/tests", r.returncode == 0, junit_xml_counts(xml), t_step)
 
     # 4. Every notebook, headless, at the quick scale.
     nb_start = time.monotonic()
     executed = []
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         say(f"notebook {nb.name} (quick) …")
+        t_step = time.monotonic()
         rc = run_notebook(nb, "quick")
-        step(f"notebook {nb.name}", rc == 0)
+        step(f"notebook {nb.name}", rc == 0, started=t_step)
         if rc == 0:
             executed.append(ROOT / "target" / "notebooks" / nb.name)
     say(f"notebooks took {time.monotonic() - nb_start:.0f} s")
 
     # 4b. What every executed notebook must show, and its grade cell agreeing with ./course grade.
     if executed:
+        t_step = time.monotonic()
         stubs = ROOT / "target" / "grade-check.json"
         r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--json", str(stubs)],
                            stdout=subprocess.DEVNULL)
@@ -487,6 +526,7 @@ def cmd_test(args) -> int:
             for pr in problems:
                 print(f"✘ {nb.name}: {pr}", file=sys.stderr, flush=True)
             step(f"audit {nb.name}", not problems)
+        timings.append(("audits (./course grade of the stubs, each notebook's outputs)", time.monotonic() - t_step))
 
     # 5. A real browser against ./course lab: Debian's Chromium and its driver, never a downloaded one.
     if (ROOT / "e2e" / "pom.xml").exists():
@@ -494,8 +534,9 @@ def cmd_test(args) -> int:
             apt_install(["chromium", "chromium-driver"])
         if shutil.which("chromium") and shutil.which("chromedriver"):
             say("browser test (e2e) …")
+            t_step = time.monotonic()
             r = subprocess.run([find_maven(), "-B", "-q", "-f", str(ROOT / "e2e" / "pom.xml"), "verify"], cwd=ROOT, env=env)
-            step("browser test", r.returncode == 0)
+            step("browser test", r.returncode == 0, started=t_step)
         else:
             say("SKIP browser test: it needs chromium and chromedriver on PATH "
                 "(Debian/Ubuntu: sudo apt-get install chromium chromium-driver)")
@@ -504,6 +545,9 @@ def cmd_test(args) -> int:
     passed = sum(r[1] for r in results)
     failed = sum(r[2] for r in results)
     skipped = sum(r[3] for r in results)
+    say("time per step:")
+    for name, took in timings:
+        say(f"  {took:6.0f} s  {name}")
     say(f"took {time.monotonic() - t_start:.0f} s")
     if failures:
         say("failed steps: " + ", ".join(failures))
@@ -516,8 +560,7 @@ def cmd_test(args) -> int:
 def java_main(module: str, artifact: str, main_class: str, argv: list[str]) -> int:
     jdk = find_jdk()
     build(jdk)  # the jars only: grading and reproducing need no kernelspec
-    cp = os.pathsep.join([str(ROOT / module / "target" / f"{artifact}-{VERSION}.jar"),
-                          str(ROOT / module / "target" / "lib" / "*")])
+    cp = os.pathsep.join(str(j) for j in runtime_jars(module, artifact))
     return subprocess.run([str(jdk / "bin" / "java"), "-ea", "--enable-preview", "-Djava.awt.headless=true",
                            "--sun-misc-unsafe-memory-access=allow",
                            "-cp", cp, main_class, *argv], cwd=ROOT, env=java_env(jdk)).returncode

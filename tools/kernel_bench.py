@@ -5,10 +5,13 @@ For each kernel it measures, from the moment the kernel process is launched:
   - start to kernel_info: the reply to the first kernel_info request (the client shows "connected");
   - start to first output: the first printed line of a first cell, `System.out.println(1 + 1);` / `print(1 + 1)`;
 and, in one kernel kept running, the round trip of that trivial cell once warm (request sent → reply and idle).
+For the course kernel it also measures interrupt latency: a running cell (a CPU loop, a sleep, a fixed pool
+blocked in close()) is interrupted, and the time from the interrupt request to the kernel's idle status is
+taken (the stop button's "kernel ready again").
 Cold starts alternate between the two kernels, so that both meet the same machine load. It prints medians
 and the ratio course / ipykernel. It is a benchmark: it asserts nothing and its figures depend on the machine.
 
-    ./course bench kernel [--starts 5] [--cells 30] [--profile target/kernel-warm-cells.jfr]
+    ./course bench kernel [--starts 5] [--cells 30] [--interrupts 3] [--profile target/kernel-warm-cells.jfr]
 
 With --profile it also records a JFR profile of warm trivial cells in the course kernel and prints where
 their CPU time goes, by step (JShell analysis, javac, rapaio, the stop-check agent, messaging, logging).
@@ -151,6 +154,39 @@ def profile_summary(jfr: Path, top: int = 12) -> str:
     return "\n".join(lines)
 
 
+INTERRUPT_CELLS = {
+    "CPU loop": "while (true) {}",
+    "sleep": "Thread.sleep(60_000);",
+    "fixed pool in close()": ("try (var ex = java.util.concurrent.Executors.newFixedThreadPool(200)) {\n"
+                              "    for (int i = 0; i < 4000; i++) ex.submit(() -> { Thread.sleep(1000); return null; });\n"
+                              "}"),
+}
+
+
+def interrupt_latencies(n: int, running_s: float = 1.5) -> dict[str, list[float]]:
+    """Seconds from each interrupt request to the course kernel's idle status, ``n`` per cell of
+    INTERRUPT_CELLS, in one kernel; each interrupt is followed by a cell that must answer."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from kernel_tools import Kernel
+    found: dict[str, list[float]] = {name: [] for name in INTERRUPT_CELLS}
+    with Kernel() as k:
+        k.execute("System.out.println(1 + 1);", timeout=60)
+        for _ in range(n):
+            for name, code in INTERRUPT_CELLS.items():
+                msg_id = k.submit(code)
+                time.sleep(running_s)
+                t0 = k.interrupt()
+                t_idle = k.wait_idle_of(msg_id, timeout=60)
+                if t_idle is None:
+                    raise TimeoutError(f"the kernel never went idle after interrupting the {name}")
+                found[name].append(t_idle - t0)
+                k.collect(msg_id, timeout=10)
+                after = k.execute("System.out.println(6 * 7);", timeout=60)
+                if after.stdout != "42\n":
+                    raise RuntimeError(f"after interrupting the {name}, the next cell gave {after.text!r}")
+    return found
+
+
 def load() -> str:
     try:
         return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
@@ -162,6 +198,7 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="./course bench kernel", description=__doc__.splitlines()[0])
     p.add_argument("--starts", type=int, default=5, help="cold starts of each kernel (default 5)")
     p.add_argument("--cells", type=int, default=30, help="warm trivial cells measured (default 30)")
+    p.add_argument("--interrupts", type=int, default=3, help="interrupts of each kind of running cell (default 3)")
     p.add_argument("--profile", metavar="FILE.jfr", type=Path,
                    help="also run --cells warm cells in a course kernel recording a JFR profile, and summarise it")
     a = p.parse_args(argv)
@@ -206,6 +243,12 @@ def main(argv: list[str]) -> int:
         print(line)
     print(f"\n(first output: every start {', '.join(f'{x:.2f}' for x in out[COURSE])} s; "
           f"warm cells: min {min(warm[COURSE]) * 1000:.1f} ms, max {max(warm[COURSE]) * 1000:.1f} ms)")
+    if a.interrupts > 0:
+        lat = interrupt_latencies(a.interrupts)
+        print(f"\n| interrupt → idle, course kernel ({load()}) | median | max |")
+        print("|---|---|---|")
+        for name, xs in lat.items():
+            print(f"| {name} ({len(xs)} interrupts) | {med(xs) * 1000:.0f} ms | {max(xs) * 1000:.0f} ms |")
     if a.profile:
         a.profile.parent.mkdir(parents=True, exist_ok=True)
         a.profile.unlink(missing_ok=True)

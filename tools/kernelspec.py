@@ -20,7 +20,6 @@ MAIN_CLASS = "course.kernel.Launcher"
 # The course-kernel jar is also a -javaagent: it weaves stop checks into the classes JShell compiles for each
 # cell, so that interrupting a CPU loop (`while (true) {}`) stops it.
 KERNEL_JAR_GLOB = "course-kernel-*.jar"
-KERNEL_JAR_DEFAULT = "course-kernel-1.0.0-SNAPSHOT.jar"
 
 # Learner code runs inside the kernel's own JVM, so these options apply to every notebook cell.
 JVM_OPTIONS = [
@@ -65,21 +64,23 @@ ENV = {
 }
 
 
-def java_agent_options(lib: Path) -> list[str]:
+def java_agent_options(lib: Path, jar_names: list[str]) -> list[str]:
     """JVM options that name jars in ``lib``: the course kernel's own jar as the -javaagent."""
-    found = sorted(p.name for p in lib.glob(KERNEL_JAR_GLOB)) if lib.is_dir() else []
-    return [f"-javaagent:{lib / (found[-1] if found else KERNEL_JAR_DEFAULT)}"]
+    found = [n for n in jar_names if Path(n).match(KERNEL_JAR_GLOB)]
+    if not found:
+        raise ValueError(f"no {KERNEL_JAR_GLOB} among the kernel's jars: {jar_names}")
+    return [f"-javaagent:{lib / found[0]}"]
 
 
 def argv(java: Path, lib: Path, jar_names: list[str], aot_cache: Path | None = None) -> list[str]:
     """The kernel's command line: an absolute java, JVM options, the classpath and the main class.
 
-    The classpath lists every jar in order, not ``lib/*``: the launcher expands a wildcard in directory
-    order, which could put rapaio's shaded jar (with its unrelocated copies of common libraries) ahead
-    of the kit's own dependencies."""
+    The classpath lists every jar in the order given (Maven's, kernel/target/kernel.classpath), not ``lib/*``:
+    the launcher expands a wildcard in directory order, which could put rapaio's shaded jar (with its
+    unrelocated copies of common libraries) ahead of the kit's own dependencies."""
     classpath = os.pathsep.join(str(lib / name) for name in jar_names)
     aot = [f"-XX:AOTCache={aot_cache}"] if aot_cache else []
-    return ([str(java)] + aot + JVM_OPTIONS + java_agent_options(lib)
+    return ([str(java)] + aot + JVM_OPTIONS + java_agent_options(lib, jar_names)
             + ["-cp", classpath, MAIN_CLASS, "{connection_file}"])
 
 

@@ -18,6 +18,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+pytestmark = pytest.mark.kernel
+
 from test_runner import REPO, RUNNER, FIXTURES, RUN_TIMEOUT_S, needs_kernel
 
 

@@ -1,7 +1,9 @@
 """The ``vthreads-java`` kernel starts every time, can be interrupted, and survives runaway cells.
 
 Runs against the installed kernelspec (``./course setup``); set JUPYTER_PATH to test another one.
-Measured figures are printed (``pytest -s`` shows them). For the 50-start figure:
+These tests check behaviour only: every start answers, an interrupt brings the kernel back to idle and
+usable, the cell's threads end. How fast is a figure, printed here (``pytest -s``) and measured by the
+benchmark ``./course bench kernel`` (start and interrupt latencies), never asserted. For 50 starts by hand:
 
     /usr/bin/python3 tools/tests/test_kernel.py --starts 50
 """
@@ -18,12 +20,15 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.kernel
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from kernel_tools import KERNEL_NAME, Kernel, KernelError  # noqa: E402
 
 START_RUNS = int(os.environ.get("KERNEL_START_RUNS", "20"))
-START_LIMIT_S = 3.0
-IDLE_LIMIT_S = 2.0
+# Deadlock guards, not performance figures: a start that never answers, a kernel that never goes idle.
+START_GUARD_S = 30.0
+IDLE_GUARD_S = 15.0
 INTERRUPT_AFTER_S = 2.5
 SETTLE_S = 2.0
 
@@ -63,7 +68,7 @@ def _require_kernelspec() -> None:
 FIRST_CELL_GUARD_S = 30.0  # a deadlock guard, not a performance figure
 
 
-def measure_starts(n: int, cell_every: int = 1, timeout: float = 10.0) -> tuple[list[float], list[float], list[str]]:
+def measure_starts(n: int, cell_every: int = 1, timeout: float = START_GUARD_S) -> tuple[list[float], list[float], list[str]]:
     """Starts the kernel ``n`` times; every ``cell_every``-th start also runs one cell before the shutdown.
 
     Returns the seconds from launch to the kernel_info reply, the seconds from launch to the first cell's
@@ -102,12 +107,13 @@ def describe_starts(times: list[float], first_cell: list[float], failures: list[
 
 # ------------------------------------------------------------------------------------------------ start
 
-def test_every_start_answers_kernel_info_within_3_s():
+def test_every_start_answers_kernel_info_and_its_first_cell():
+    """rapaio's own start raced about one start in ten: the kernel never answered. Every start must."""
     _require_kernelspec()
     times, first_cell, failures = measure_starts(START_RUNS, cell_every=5)
     print("\n" + describe_starts(times, first_cell, failures, START_RUNS))
     assert not failures, failures
-    assert max(times) < START_LIMIT_S, f"slowest start {max(times):.2f} s"
+    assert len(times) == START_RUNS and len(first_cell) == START_RUNS // 5
 
 
 # ------------------------------------------------------------------------------------------------ interrupt
@@ -147,7 +153,7 @@ def interrupt_cell(k: Kernel, code: str, interrupt=None, observe=None) -> tuple[
     if observe:
         observe()
     t0 = interrupt() if interrupt else k.interrupt()
-    t_idle = k.wait_idle_of(msg_id, timeout=15)
+    t_idle = k.wait_idle_of(msg_id, timeout=IDLE_GUARD_S)
     assert t_idle is not None, "the kernel never reported idle after the interrupt"
     return t_idle - t0, k.collect(msg_id, timeout=5)
 
@@ -174,7 +180,6 @@ def test_interrupt_returns_to_idle_and_leaves_no_threads(kernel, case):
     if os_before is not None:
         started = {"fixed-pool": 200, "own-threads": 4}.get(case, 0)
         assert os_during[0] >= os_before + started, "the cell's threads were running when the interrupt came"
-    assert latency < IDLE_LIMIT_S
     assert r.status == "error"
     assert "Interrupted: the cell was stopped" in r.stderr
     assert "interrupted" in r.error_text.lower()
@@ -197,7 +202,6 @@ def test_sigint_interrupts_like_the_stop_button(kernel):
 
     latency, r = interrupt_cell(kernel, INTERRUPT_CASES["cpu-loop"], interrupt=sigint)
     print(f"\nSIGINT cpu-loop: idle {latency * 1000:.0f} ms after the signal")
-    assert latency < IDLE_LIMIT_S
     assert kernel.is_alive()
     assert "Interrupted: the cell was stopped" in r.stderr
     assert_next_cell_is_its_own(kernel, r.msg_id)
@@ -361,8 +365,7 @@ def main() -> int:
     print(describe_starts(times, first_cell, failures, args.starts))
     for f in failures:
         print("  " + f)
-    slow = [t for t in times if t >= START_LIMIT_S]
-    return 1 if failures or slow else 0
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+pytestmark = pytest.mark.kernel
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 RUNNER = REPO / "tools" / "run_notebook.py"

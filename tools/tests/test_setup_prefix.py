@@ -21,6 +21,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+pytestmark = pytest.mark.kernel
+
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = "vthreads-java"
 

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -172,38 +171,68 @@ public final class Grader {
         if (profile == Profile.TRAINER && Files.isDirectory(hidden)) {
             copyTree(hidden, testSources);
         }
-        List<String> testClasses = testClassNames(testSources);
-        List<Path> compileCp = Classpaths.compile();
-
-        List<String> problems = new ArrayList<>();
-        Path mainOut = Files.createDirectories(work.resolve("main-classes"));
-        Path testOut = Files.createDirectories(work.resolve("test-classes"));
-        // The course's tests come first: a class in the learner's code named like one of them never replaces it.
-        List<Path> runCp = new ArrayList<>(List.of(testOut, mainOut));
-        runCp.addAll(Classpaths.runtime());
+        GradeJob job = new GradeJob(exercise, mainSources, work, testClassNames(testSources), notes, started);
+        Files.createDirectories(job.mainOut());
+        Files.createDirectories(job.testOut());
         // The test JVM starts now and loads JUnit while the code compiles; it gets its job afterwards.
-        try (ForkedTests.Prestarted ready = ForkedTests.prestart(runCp, testClasses, work, runsHidden())) {
-            return gradeCompiled(exercise, mainSources, work, testSources, testClasses, notes, compileCp, problems,
-                    mainOut, testOut, runCp, ready, started);
+        try (ForkedTests.Prestarted ready = ForkedTests.prestart(job.runClasspath(), job.testClasses(), work,
+                runsHidden())) {
+            return gradeCompiled(job, ready);
         }
     }
 
-    private ExerciseResult gradeCompiled(String exercise, Path mainSources, Path work, Path testSources,
-                                         List<String> testClasses, List<String> notes, List<Path> compileCp,
-                                         List<String> problems, Path mainOut, Path testOut, List<Path> runCp,
-                                         ForkedTests.Prestarted ready, long started)
+    /**
+     * One exercise's grading: the code under test, the work folder and the course's test classes in it; where
+     * things are compiled to and the class paths follow from the work folder.
+     *
+     * @param exercise    the exercise, {@code NN-name}
+     * @param mainSources the folder of the code under test
+     * @param work        the grading's own temporary folder
+     * @param testClasses the course's test classes, by name
+     * @param notes       what the grader noticed about the learner's copy of the tests
+     * @param started     {@link System#nanoTime()} when the grading started
+     */
+    record GradeJob(String exercise, Path mainSources, Path work, List<String> testClasses, List<String> notes,
+                    long started) {
+        Path testSources() {
+            return work.resolve("course-tests");
+        }
+
+        Path mainOut() {
+            return work.resolve("main-classes");
+        }
+
+        Path testOut() {
+            return work.resolve("test-classes");
+        }
+
+        /** The test JVM's class path: the course's tests first, so that a class in the learner's code named
+         *  like one of them never replaces it; then the code under test; then the grader's own. */
+        List<Path> runClasspath() {
+            List<Path> cp = new ArrayList<>(List.of(testOut(), mainOut()));
+            cp.addAll(Classpaths.runtime());
+            return cp;
+        }
+    }
+
+    private ExerciseResult gradeCompiled(GradeJob job, ForkedTests.Prestarted ready)
             throws IOException, InterruptedException {
+        String exercise = job.exercise();
+        Path mainSources = job.mainSources();
+        Path testSources = job.testSources();
+        List<Path> compileCp = Classpaths.compile();
+        List<String> problems = new ArrayList<>();
         if (!Files.isDirectory(mainSources)) {
             problems.add(show(mainSources) + ": folder not found");
         } else {
-            List<String> errors = JavaCompilation.compile(mainSources, compileCp, mainOut, this::show);
+            List<String> errors = JavaCompilation.compile(mainSources, compileCp, job.mainOut(), this::show);
             if (!errors.isEmpty()) {
                 problems.add("your code does not compile:");
                 problems.addAll(errors);
             } else {
                 List<Path> cp = new ArrayList<>(compileCp);
-                cp.addFirst(mainOut);
-                errors = JavaCompilation.compile(testSources, cp, testOut, p -> courseTest(testSources, p));
+                cp.addFirst(job.mainOut());
+                errors = JavaCompilation.compile(testSources, cp, job.testOut(), p -> courseTest(testSources, p));
                 if (!errors.isEmpty()) {
                     problems.add("the course's tests do not compile against your code"
                             + " (did you change a public name or signature?):");
@@ -215,29 +244,29 @@ public final class Grader {
         long compiled = System.nanoTime();
         ForkedTests.Outcome outcome;
         if (problems.isEmpty()) {
-            outcome = ForkedTests.run(runCp, testClasses, false, work, ready, runsHidden());
+            outcome = ForkedTests.run(job.runClasspath(), job.testClasses(), false, job.work(), ready, runsHidden());
         } else {
             ready.close();
-            outcome = listTestsWithStubs(exercise, testSources, testClasses, work);
+            outcome = listTestsWithStubs(exercise, testSources, job.testClasses(), job.work());
         }
         if (outcome.problem() != null) {
             problems.add(outcome.problem());
         }
         if (Boolean.getBoolean("course.grader.timing")) {
             System.err.printf("[grader] %s: compile %.2f s, tests %.2f s%n", exercise,
-                    (compiled - started) / 1e9, (System.nanoTime() - compiled) / 1e9);
+                    (compiled - job.started()) / 1e9, (System.nanoTime() - compiled) / 1e9);
         }
 
         String notGraded = problems.isEmpty() ? null : "not graded: " + problems.getFirst();
         List<TestResult> tests = new ArrayList<>();
-        for (ForkedTests.Planned p : inSourceOrder(outcome.plan().values(), testSources)) {
+        for (ForkedTests.Planned p : inPlanOrder(outcome.plan().values())) {
             ForkedTests.Ended e = outcome.ended().get(p.uniqueId());
             boolean passed = notGraded == null && e != null && e.passed();
             String message = notGraded != null ? notGraded : passed ? "" : e == null ? "did not run" : e.message();
             tests.add(new TestResult(exercise, p.name(), passed ? p.points() : 0, p.points(), passed, message,
                     p.visibility(), testCode(testSources, p)));
         }
-        return new ExerciseResult(exercise, tests, problems, notes);
+        return new ExerciseResult(exercise, tests, problems, job.notes());
     }
 
     private static final Pattern LAID_OUT = Pattern.compile("/(exercises/[^/]+/src/(?:main|test)/java(?:/.*)?)$");
@@ -267,27 +296,15 @@ public final class Grader {
         return "";
     }
 
-    /** The tests in the order they are written in the course's test sources (JUnit runs them in its own order). */
-    private static List<ForkedTests.Planned> inSourceOrder(Collection<ForkedTests.Planned> tests, Path testSources)
-            throws IOException {
-        Map<String, String> sources = new HashMap<>();
-        Map<ForkedTests.Planned, Integer> position = new HashMap<>();
-        for (ForkedTests.Planned p : tests) {
-            String text = sources.get(p.className());
-            if (text == null) {
-                Path file = testSources.resolve(p.className().replace('.', '/') + ".java");
-                text = Files.isRegularFile(file) ? Files.readString(file) : "";
-                sources.put(p.className(), text);
-            }
-            Matcher m = METHOD.matcher(p.uniqueId());
-            int at = m.find() ? text.indexOf(" " + m.group(1) + "(") : -1;
-            position.put(p, at < 0 ? Integer.MAX_VALUE : at);
-        }
+    /**
+     * The tests in the order JUnit planned them: each test class declares its order
+     * ({@code @TestMethodOrder(MethodOrderer.OrderAnnotation.class)} and {@code @Order} on each test); the
+     * learner's tests first, then the trainer's hidden ones.
+     */
+    private static List<ForkedTests.Planned> inPlanOrder(Collection<ForkedTests.Planned> tests) {
         List<ForkedTests.Planned> sorted = new ArrayList<>(tests);
-        // The learner's tests first, then the trainer's hidden ones; each in the order they are written.
         sorted.sort(Comparator.comparing((ForkedTests.Planned p) -> TestResult.VISIBLE.equals(p.visibility()) ? 0 : 1)
-                .thenComparing(ForkedTests.Planned::className)
-                .thenComparing(p -> position.get(p)));
+                .thenComparing(ForkedTests.Planned::className));
         return sorted;
     }
 

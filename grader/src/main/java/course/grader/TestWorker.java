@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
@@ -20,6 +19,7 @@ import org.junit.platform.engine.TestTag;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TagFilter;
@@ -57,9 +57,10 @@ public final class TestWorker {
      * @throws IOException if the results file cannot be written
      */
     public static void main(String[] args) throws IOException {
+        // One launcher session for this JVM: its launcher discovers and runs the tests (JUnit's public API).
+        LauncherSession session = LauncherFactory.openSession();
         if (args.length == 1 && args[0].equals("--stdin")) {
-            // Started ahead of time, while the grader compiles: get the engine ready, then wait for the job.
-            LauncherFactory.create();
+            // Started ahead of time, while the grader compiles: the engine is loaded; now wait for the job.
             String job = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8))
                     .readLine();
             if (job == null || job.isEmpty()) {
@@ -88,11 +89,11 @@ public final class TestWorker {
                 .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
                 .configurationParameter("junit.platform.stacktrace.pruning.enabled", "true")
                 .build();
-        Launcher launcher = LauncherFactory.create();
+        Launcher launcher = session.getLauncher();
         TestPlan plan = launcher.discover(request);
         for (TestIdentifier root : plan.getRoots()) {
             for (TestIdentifier id : plan.getDescendants(root)) {
-                if (id.isTest()) {
+                if (id.isTest()) { // in the order the test classes declare (@TestMethodOrder with @Order)
                     out.println(Wire.line(Wire.PLAN, id.getUniqueId(), className(id), id.getDisplayName(),
                             Integer.toString(points(id)), visibility(id)));
                 }
@@ -103,6 +104,7 @@ public final class TestWorker {
         }
         out.println(Wire.line(Wire.DONE));
         out.flush();
+        session.close();
         Runtime.getRuntime().halt(0); // threads the learner's code left behind must not keep this JVM alive
     }
 
@@ -169,9 +171,5 @@ public final class TestWorker {
                 out.println(Wire.line(Wire.CONTAINER, id.getUniqueId(), message));
             }
         }
-    }
-
-    static String joinClasses(List<String> classes) {
-        return classes.stream().collect(Collectors.joining(","));
     }
 }

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The kernel's {@code -javaagent} (this module's jar names it as {@code Premain-Class}): it weaves stop checks
@@ -16,8 +15,6 @@ public final class StopAgent implements ClassFileTransformer {
     private static volatile boolean installed;
     /** The JVM's own stderr (the kernel log): a cell's System.err is redirected into the notebook. */
     private static final PrintStream LOG = System.err;
-    private static final AtomicInteger WOVEN = new AtomicInteger();
-    private static final AtomicInteger FAILED = new AtomicInteger();
 
     public static void premain(String args, Instrumentation inst) {
         inst.addTransformer(new StopAgent(), false);
@@ -29,15 +26,6 @@ public final class StopAgent implements ClassFileTransformer {
         return installed;
     }
 
-    /** How many snippet classes were woven, and how many were left as they were because weaving failed. */
-    public static int wovenCount() {
-        return WOVEN.get();
-    }
-
-    public static int failedCount() {
-        return FAILED.get();
-    }
-
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
                             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
@@ -45,12 +33,9 @@ public final class StopAgent implements ClassFileTransformer {
             return null;
         }
         try {
-            byte[] woven = StopCheckWeaver.weave(classfileBuffer, loader);
-            WOVEN.incrementAndGet();
-            return woven;
+            return StopCheckWeaver.weave(classfileBuffer, loader);
         } catch (Throwable t) {
             // The class still works, it just cannot be stopped while it loops: say so in the kernel's log.
-            FAILED.incrementAndGet();
             LOG.println("[course-kernel] could not weave stop checks into " + className + ": " + t);
             return null;
         }

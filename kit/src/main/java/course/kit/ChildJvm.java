@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * (records work). The child uses this JVM's {@code java} and classpath.
  *
  * <pre>{@code
- * double ms = ChildJvm.call(List.of("-Xmx1g"), Double.class, Experiments.class, "cafeMillis", "10000", "1000");
+ * Cafe.Rounds r = ChildJvm.call(List.of("-Xmx1g"), Cafe.Rounds.class, Cafe.class, "childRounds", "10000", "1000", "1", "3");
  * }</pre>
  */
 public final class ChildJvm {

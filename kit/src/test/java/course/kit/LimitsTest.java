@@ -1,6 +1,5 @@
 package course.kit;
 
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +14,6 @@ class LimitsTest {
         long ceiling = Limits.platformThreadCeiling();
         long available = Limits.platformThreadsAvailable();
         assertTrue(ceiling > 0, "ceiling " + ceiling);
-        assertTrue(available >= 0, "available " + available);
         assertTrue(available <= ceiling - ManagementFactory.getThreadMXBean().getThreadCount(),
                 "live threads are not available: " + available + " of " + ceiling);
     }
@@ -31,9 +29,12 @@ class LimitsTest {
     }
 
     @Test
-    void aFewPlatformThreadsAreAllowed() {
-        assertDoesNotThrow(() -> Limits.requirePlatformThreads(0));
-        assertDoesNotThrow(() -> Limits.requirePlatformThreads(16));
+    void aFewPlatformThreadsAreAllowedAndOneMoreThanTheCeilingIsNot() {
+        Limits.requirePlatformThreads(0);
+        Limits.requirePlatformThreads(16);
+        long over = Limits.platformThreadCeiling() + 1;
+        var e = assertThrows(IllegalArgumentException.class, () -> Limits.requirePlatformThreads(over));
+        assertTrue(e.getMessage().contains(String.format("%,d platform threads", over)), e.getMessage());
     }
 
     @Test
@@ -49,7 +50,7 @@ class LimitsTest {
         long available = Limits.virtualThreadsAvailable();
         assertTrue(available > 0);
         assertTrue(available <= Runtime.getRuntime().maxMemory() / Limits.BYTES_PER_VIRTUAL_THREAD, "" + available);
-        assertDoesNotThrow(() -> Limits.requireVirtualThreads(10_000));
+        Limits.requireVirtualThreads(10_000);
     }
 
     @Test
@@ -81,9 +82,10 @@ class LimitsTest {
     }
 
     @Test
-    void durationsUpToTheMaximumAreAllowed() {
-        assertDoesNotThrow(() -> Limits.requireDuration("x", Duration.ofMillis(1)));
-        assertDoesNotThrow(() -> Limits.requireDuration("x", Limits.MAX_EXPERIMENT));
+    void theMaximumDurationIsAllowedAndOneNanosecondMoreIsNot() {
+        Limits.requireDuration("x", Duration.ofNanos(1));
+        Limits.requireDuration("x", Limits.MAX_EXPERIMENT);
+        assertThrows(IllegalArgumentException.class, () -> Limits.requireDuration("x", Limits.MAX_EXPERIMENT.plusNanos(1)));
     }
 
     @Test

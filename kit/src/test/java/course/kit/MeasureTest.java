@@ -44,24 +44,19 @@ class MeasureTest {
     }
 
     @Test
-    void gcTimeNeverGoesBack() {
-        long before = Measure.gcMillis();
-        assertTrue(before >= 0);
-        System.gc();
-        assertTrue(Measure.gcMillis() >= before);
-    }
-
-    @Test
     void repeatRunsWarmupsThenTimedReps() throws Exception {
         var calls = new AtomicInteger();
-        Measure.Measurement m = Measure.repeat("count", 2, 5, 7, calls::incrementAndGet);
+        Measure.Measurement m = Measure.repeat("count", 2, 5, 7, () -> {
+            calls.incrementAndGet();
+            Thread.sleep(1);
+        });
         assertEquals(7, calls.get(), "2 warm-ups + 5 timed runs");
         assertEquals("count", m.name());
         assertEquals(2, m.warmups());
         assertEquals(7, m.opsPerRun());
         assertEquals(5, m.wallNanos().length);
         assertEquals(5, m.cpuNanos().length);
-        for (long w : m.wallNanos()) assertTrue(w >= 0);
+        for (long w : m.wallNanos()) assertTrue(w >= 1_000_000, "each timed run covers its 1 ms sleep: " + w + " ns");
     }
 
     @Test
@@ -129,11 +124,11 @@ class MeasureTest {
     }
 
     @Test
-    void processCpuTimeIsKnownAndNeverGoesBack() throws Exception {
+    void processCpuTimeIsKnownAndGrowsWithWork() throws Exception {
         long a = Measure.processCpuNanos();
         Tasks.burn(5_000_000);
         long b = Measure.processCpuNanos();
-        assertTrue(a >= 0, "HotSpot reports process CPU time");
-        assertTrue(b >= a, a + " then " + b);
+        assertTrue(a > 0, "HotSpot reports process CPU time (-1 where it cannot): " + a);
+        assertTrue(b > a, "burning moves it forward: " + a + " then " + b);
     }
 }

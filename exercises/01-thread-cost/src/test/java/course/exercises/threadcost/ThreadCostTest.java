@@ -13,16 +13,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /** The course's tests for exercise 01. Each test's {@code points:N} tag is what it is worth. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("ThreadCost.startAll")
 class ThreadCostTest {
 
     private static final Runnable NOTHING = () -> { };
 
+    @Order(1)
     @Test
     @Tag("points:1")
     @DisplayName("a negative count throws IllegalArgumentException")
@@ -32,6 +37,7 @@ class ThreadCostTest {
                 "startAll(builder, -1, task) must throw IllegalArgumentException");
     }
 
+    @Order(2)
     @Test
     @Tag("points:1")
     @DisplayName("count 0 runs nothing and returns a non-negative duration")
@@ -43,6 +49,7 @@ class ThreadCostTest {
         assertEquals(0, probe.entered(), "tasks that ran for count 0");
     }
 
+    @Order(3)
     @Test
     @Tag("points:2")
     @DisplayName("runs the task exactly count times, on threads made by the builder (virtual)")
@@ -53,6 +60,7 @@ class ThreadCostTest {
         assertEquals(200, probe.virtualCount(), "tasks that ran on a virtual thread (the builder was Thread.ofVirtual())");
     }
 
+    @Order(4)
     @Test
     @Tag("points:1")
     @DisplayName("uses the builder it is given: Thread.ofPlatform() gives platform threads")
@@ -63,6 +71,7 @@ class ThreadCostTest {
         assertEquals(20, probe.platformCount(), "tasks that ran on a platform thread (the builder was Thread.ofPlatform())");
     }
 
+    @Order(5)
     @Test
     @Tag("points:3")
     @Timeout(15)
@@ -92,6 +101,7 @@ class ThreadCostTest {
                 "threads running at the same moment (joining each thread right after starting it gives 1)");
     }
 
+    @Order(6)
     @Test
     @Tag("points:2")
     @DisplayName("returns only after every thread has finished its task")
@@ -114,6 +124,7 @@ class ThreadCostTest {
         assertEquals(count, finished.get(), "tasks finished when startAll returned");
     }
 
+    @Order(7)
     @Test
     @Tag("points:1")
     @DisplayName("the returned duration covers the threads' work")

@@ -19,10 +19,14 @@ import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /** The course's tests for exercise 02. Each test's {@code points:N} tag is what it is worth. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("Cafe.serve")
 class CafeTest {
 
@@ -92,6 +96,7 @@ class CafeTest {
         }
     }
 
+    @Order(1)
     @Test
     @Tag("points:1")
     @DisplayName("a negative number of customers throws IllegalArgumentException")
@@ -102,6 +107,7 @@ class CafeTest {
         }
     }
 
+    @Order(2)
     @Test
     @Tag("points:1")
     @DisplayName("no customers: nothing brewed, served 0, peak 0")
@@ -116,6 +122,7 @@ class CafeTest {
         }
     }
 
+    @Order(3)
     @Test
     @Tag("points:2")
     @DisplayName("serves every customer, with one task per customer on the staff")
@@ -129,6 +136,7 @@ class CafeTest {
         }
     }
 
+    @Order(4)
     @Test
     @Tag("points:2")
     @DisplayName("a fixed pool of 3 baristas: peakBrewing is 3")
@@ -141,6 +149,7 @@ class CafeTest {
         }
     }
 
+    @Order(5)
     @Test
     @Tag("points:2")
     @DisplayName("one virtual thread per customer: all 40 drinks brew at once")
@@ -153,6 +162,7 @@ class CafeTest {
         }
     }
 
+    @Order(6)
     @Test
     @Tag("points:1")
     @DisplayName("does not shut down the staff: it still takes work afterwards")
@@ -168,6 +178,7 @@ class CafeTest {
         }
     }
 
+    @Order(7)
     @Test
     @Tag("points:1")
     @DisplayName("the elapsed time covers the brewing")

@@ -9,13 +9,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /** The course's tests for exercise 03. Each test's {@code points:N} tag is what it is worth. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("BatchMath")
 class BatchMathTest {
 
+    @Order(1)
     @Test
     @Tag("points:1")
     @DisplayName("fixedPoolTime: whole batches (10,000 tasks × 1 s on 200 workers = 50 s)")
@@ -29,6 +34,7 @@ class BatchMathTest {
                         "fixedPoolTime(0, 4, 1 s)"));
     }
 
+    @Order(2)
     @Test
     @Tag("points:2")
     @DisplayName("fixedPoolTime: a partial last batch still takes a full task time (ceil, not floor)")
@@ -42,6 +48,7 @@ class BatchMathTest {
                         "fixedPoolTime(10001, 200, 1 s)"));
     }
 
+    @Order(3)
     @Test
     @Tag("points:1")
     @DisplayName("fixedPoolTime: rejects negative tasks, workers < 1 and a negative task time")
@@ -55,6 +62,7 @@ class BatchMathTest {
                         "fixedPoolTime(5, 2, -1 s)"));
     }
 
+    @Order(4)
     @Test
     @Tag("points:2")
     @DisplayName("makespan: the next task goes to the worker that is free first (not round-robin)")
@@ -66,6 +74,7 @@ class BatchMathTest {
                 "makespan([3 s, 1 s, 1 s, 1 s], 2 workers)");
     }
 
+    @Order(5)
     @Test
     @Tag("points:2")
     @DisplayName("makespan: tasks keep their list order (FIFO, not longest first)")
@@ -77,6 +86,7 @@ class BatchMathTest {
                 "makespan([1 s, 1 s, 1 s, 3 s], 2 workers)");
     }
 
+    @Order(6)
     @Test
     @Tag("points:1")
     @DisplayName("makespan: no tasks, one worker, and more workers than tasks")
@@ -89,6 +99,7 @@ class BatchMathTest {
                         "makespan([2 s, 3 s], 5 workers)"));
     }
 
+    @Order(7)
     @Test
     @Tag("points:1")
     @DisplayName("makespan: rejects workers < 1 and a negative task time")
@@ -101,6 +112,7 @@ class BatchMathTest {
                         "makespan([1 s, -1 s], 2)"));
     }
 
+    @Order(8)
     @Test
     @Tag("points:2")
     @DisplayName("throughputPerSecond: Little's law, concurrency / latency")
@@ -116,6 +128,7 @@ class BatchMathTest {
                         "throughputPerSecond(0, 2 s)"));
     }
 
+    @Order(9)
     @Test
     @Tag("points:1")
     @DisplayName("throughputPerSecond: rejects negative concurrency and a latency that is not positive")
@@ -129,6 +142,7 @@ class BatchMathTest {
                         "throughputPerSecond(10, -5 ms)"));
     }
 
+    @Order(10)
     @Test
     @Tag("points:2")
     @DisplayName("concurrencyFor: Little's law, arrivals × latency, rounded up (ceil, not floor or round)")
@@ -141,6 +155,7 @@ class BatchMathTest {
                 () -> assertEquals(0, BatchMath.concurrencyFor(0, ofSeconds(1)), "concurrencyFor(0/s, 1 s)"));
     }
 
+    @Order(11)
     @Test
     @Tag("points:1")
     @DisplayName("concurrencyFor: rejects negative arrivals and a latency that is not positive")

@@ -15,11 +15,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /** The course's tests for exercise 04. Each test's {@code points:N} tag is what it is worth. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("Workloads")
 class WorkloadsTest {
 
@@ -51,6 +55,7 @@ class WorkloadsTest {
         return new Observed(probe, threads.size());
     }
 
+    @Order(1)
     @Test
     @Tag("points:2")
     @DisplayName("poolSize: cores × U × (1 + wait/compute)")
@@ -64,6 +69,7 @@ class WorkloadsTest {
                         "poolSize(2 cores, U=1.0, wait 0, compute 10 ms)"));
     }
 
+    @Order(2)
     @Test
     @Tag("points:1")
     @DisplayName("poolSize: rounds a fractional thread up (ceil)")
@@ -75,6 +81,7 @@ class WorkloadsTest {
                         "poolSize(1 core, U=0.5, wait 0, compute 1 ms) = ceil(0.5)"));
     }
 
+    @Order(3)
     @Test
     @Tag("points:1")
     @DisplayName("poolSize: rejects cores < 1, U outside (0, 1], negative wait and non-positive compute")
@@ -92,6 +99,7 @@ class WorkloadsTest {
                         "poolSize(..., compute 0)"));
     }
 
+    @Order(4)
     @Test
     @Tag("points:3")
     @Timeout(20)
@@ -111,6 +119,7 @@ class WorkloadsTest {
                         "distinct threads that ran the " + tasks + " tasks (a fixed pool reuses its " + cores + ")"));
     }
 
+    @Order(5)
     @Test
     @Tag("points:3")
     @Timeout(20)
@@ -127,6 +136,7 @@ class WorkloadsTest {
                 () -> assertEquals(tasks, seen.distinctThreads(), "distinct threads (one new thread per task)"));
     }
 
+    @Order(6)
     @Test
     @Tag("points:1")
     @DisplayName("every call returns a new executor: closing one leaves the next usable")

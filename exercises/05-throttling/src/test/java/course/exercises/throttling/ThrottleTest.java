@@ -20,14 +20,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /** The course's tests for exercise 05. Each test's {@code points:N} tag is what it is worth. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("Throttle.callAll")
 class ThrottleTest {
 
+    @Order(1)
     @Test
     @Tag("points:1")
     @DisplayName("maxInFlight < 1 throws IllegalArgumentException")
@@ -37,6 +42,7 @@ class ThrottleTest {
                 "callAll(calls, 0) must throw IllegalArgumentException");
     }
 
+    @Order(2)
     @Test
     @Tag("points:1")
     @DisplayName("no calls: returns an empty list")
@@ -46,6 +52,7 @@ class ThrottleTest {
         assertEquals(List.of(), results, "results of no calls");
     }
 
+    @Order(3)
     @Test
     @Tag("points:2")
     @DisplayName("results come back in input order, not completion order")
@@ -70,6 +77,7 @@ class ThrottleTest {
         assertEquals(List.of(0, 1, 2, 3), Throttle.callAll(calls, n), "results of calls 0..3 (they complete 3, 2, 1, 0)");
     }
 
+    @Order(4)
     @Test
     @Tag("points:2")
     @DisplayName("each call runs on its own virtual thread")
@@ -91,6 +99,7 @@ class ThrottleTest {
                 () -> assertEquals(20, threads.size(), "distinct threads (one new virtual thread per call)"));
     }
 
+    @Order(5)
     @Test
     @Tag("points:3")
     @Timeout(20)
@@ -138,6 +147,7 @@ class ThrottleTest {
                 () -> assertEquals(IntStream.range(0, n).boxed().toList(), outcome.get(), "the results"));
     }
 
+    @Order(6)
     @Test
     @Tag("points:2")
     @DisplayName("a failing call: ExecutionException with its cause, thrown after every call finished")
@@ -162,6 +172,7 @@ class ThrottleTest {
                 () -> assertEquals(5, probe.exited(), "calls that had finished when callAll threw"));
     }
 
+    @Order(7)
     @Test
     @Tag("points:2")
     @Timeout(5)

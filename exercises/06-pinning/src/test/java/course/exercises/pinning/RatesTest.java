@@ -17,11 +17,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /** The course's tests for exercise 06. Each test's {@code points:N} tag is what it is worth. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("Rates")
 class RatesTest {
     static final Map<String, Double> TABLE = Map.of("EUR", 1.08, "GBP", 1.27, "JPY", 0.0067);
@@ -93,6 +97,7 @@ class RatesTest {
         }
     }
 
+    @Order(1)
     @Test
     @Tag("points:1")
     @DisplayName("the first call fetches; later calls answer from the table without fetching")
@@ -107,6 +112,7 @@ class RatesTest {
         assertEquals(1, source.fetches.get(), "fetches for three calls");
     }
 
+    @Order(2)
     @Test
     @Tag("points:1")
     @DisplayName("an unknown currency throws IllegalArgumentException")
@@ -117,6 +123,7 @@ class RatesTest {
         assertThrows(IllegalArgumentException.class, () -> rates.rate("XXX"), "rate(\"XXX\")");
     }
 
+    @Order(3)
     @Test
     @Tag("points:1")
     @DisplayName("each Rates fetches from its own source")
@@ -131,6 +138,7 @@ class RatesTest {
         assertEquals(1, b.fetches.get(), "fetches from the second source");
     }
 
+    @Order(4)
     @Test
     @Tag("points:2")
     @Timeout(30)
@@ -153,6 +161,7 @@ class RatesTest {
         assertEquals(1, source.fetches.get(), "fetches for 64 callers (callers that arrive during the fetch must wait for it)");
     }
 
+    @Order(5)
     @Test
     @Tag("points:2")
     @Timeout(30)
@@ -179,6 +188,7 @@ class RatesTest {
         }
     }
 
+    @Order(6)
     @Test
     @Tag("points:2")
     @Timeout(30)
@@ -205,6 +215,7 @@ class RatesTest {
         }
     }
 
+    @Order(7)
     @Test
     @Tag("points:1")
     @DisplayName("a failed fetch is not remembered: the call throws, the next call fetches again")

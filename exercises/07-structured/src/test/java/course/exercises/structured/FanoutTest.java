@@ -24,14 +24,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The course's tests for exercise 07. Each test's {@code points:N} tag is what it is worth. The calls
  * synchronise with latches and record what happened to them (started, interrupted, ended); no test depends
  * on how fast the machine is.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("Fanout.serve")
 class FanoutTest {
     private static final Duration GENEROUS = Duration.ofSeconds(30);
@@ -65,6 +69,7 @@ class FanoutTest {
         }
     }
 
+    @Order(1)
     @Test
     @Tag("points:1")
     @DisplayName("no calls: an empty list; a null argument: NullPointerException")
@@ -78,6 +83,7 @@ class FanoutTest {
         assertThrows(NullPointerException.class, () -> Fanout.serve("r", one, null), "a null deadline");
     }
 
+    @Order(2)
     @Test
     @Tag("points:2")
     @DisplayName("every call runs at the same time; results come back in the order of calls")
@@ -108,6 +114,7 @@ class FanoutTest {
                 "results of calls 0..3 (they complete 3, 2, 1, 0)");
     }
 
+    @Order(3)
     @Test
     @Tag("points:2")
     @DisplayName("every call reads REQUEST_ID; it is unbound again after serve")
@@ -123,6 +130,7 @@ class FanoutTest {
         assertTrue(!Fanout.REQUEST_ID.isBound(), "REQUEST_ID must not stay bound in the caller after serve");
     }
 
+    @Order(4)
     @Test
     @Tag("points:2")
     @DisplayName("each call is a subtask of a StructuredTaskScope, on its own virtual thread")
@@ -160,6 +168,7 @@ class FanoutTest {
         }
     }
 
+    @Order(5)
     @Test
     @Tag("points:3")
     @DisplayName("a failure cancels the siblings; its own exception is the cause; nothing runs after")
@@ -192,6 +201,7 @@ class FanoutTest {
         assertEquals(0, e.interrupted.getCount(), "the 10 s siblings must be interrupted, not awaited");
     }
 
+    @Order(6)
     @Test
     @Tag("points:1")
     @DisplayName("a checked exception of a call is the cause as it was thrown")
@@ -204,6 +214,7 @@ class FanoutTest {
         assertSame(io, thrown.getCause(), "the cause must be the call's own IOException, not " + thrown.getCause());
     }
 
+    @Order(7)
     @Test
     @Tag("points:2")
     @DisplayName("the deadline passes: TimeoutException, the calls cancelled")
@@ -219,6 +230,7 @@ class FanoutTest {
         assertEquals(e.started.getCount(), e.interrupted.getCount(), "calls not interrupted at the deadline");
     }
 
+    @Order(8)
     @Test
     @Tag("points:2")
     @DisplayName("the caller is interrupted: InterruptedException, the calls cancelled")

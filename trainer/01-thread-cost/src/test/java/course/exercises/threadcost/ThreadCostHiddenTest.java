@@ -4,13 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /** The trainer's hidden test for exercise 01: counts towards the grade, never shown to the learner. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("ThreadCost.startAll (hidden)")
 class ThreadCostHiddenTest {
 
+    @Order(1)
     @Test
     @Tag("points:2")
     @Tag("visibility:hidden")

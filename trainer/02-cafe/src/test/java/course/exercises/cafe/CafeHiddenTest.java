@@ -7,13 +7,18 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /** The trainer's hidden test for exercise 02: counts towards the grade, shown after the due date. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("Cafe.serve (hidden)")
 class CafeHiddenTest {
 
+    @Order(1)
     @Test
     @Tag("points:1")
     @Tag("visibility:after_due_date")

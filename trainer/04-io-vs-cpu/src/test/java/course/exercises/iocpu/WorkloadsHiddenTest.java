@@ -4,13 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /** The trainer's hidden test for exercise 04: counts towards the grade, shown after the due date. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("Workloads (hidden)")
 class WorkloadsHiddenTest {
 
+    @Order(1)
     @Test
     @Tag("points:1")
     @Tag("visibility:after_due_date")

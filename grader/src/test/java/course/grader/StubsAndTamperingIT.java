@@ -20,7 +20,7 @@ import tech.tablesaw.api.Table;
  * The untouched stubs score 0 with a helpful message per test; a learner's edited test file changes
  * nothing; the JSON is Gradescope's shape.
  */
-class StubsAndTamperingTest {
+class StubsAndTamperingIT {
     @TempDir
     static Path work;
     static GradeReport stubs;

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * surefire that is its booter jar, whose manifest lists the test classes, so these methods are found there.
  */
 @Timeout(60)
-public class ChildJvmTest {
+public class ChildJvmIT {
 
     /** What {@link #describe} returns: every parameter type the child converts, and facts about the child. */
     public record Answer(int sum, long big, String text, double half, boolean flag, long sleepMillis,
@@ -47,7 +47,7 @@ public class ChildJvmTest {
     @Test
     void callRunsTheMethodInAnotherJvmAndReadsItsRecord() throws Exception {
         Answer a = ChildJvm.call(List.of("-Xmx256m", "-Dkit.test.property=set by the parent"), Answer.class,
-                ChildJvmTest.class, "describe", "2", "40", "café", "3.0", "false", "PT1.5S");
+                ChildJvmIT.class, "describe", "2", "40", "café", "3.0", "false", "PT1.5S");
         assertEquals(42, a.sum());
         assertEquals(80L, a.big());
         assertEquals("CAFÉ", a.text());
@@ -63,26 +63,26 @@ public class ChildJvmTest {
     @Test
     void aFailingChildThrowsWithItsOutput() {
         var e = assertThrows(IllegalStateException.class,
-                () -> ChildJvm.call(List.of(), Integer.class, ChildJvmTest.class, "fail", "on purpose"));
-        assertTrue(e.getMessage().startsWith("the child JVM (ChildJvmTest.fail) exited with 1"), e.getMessage());
+                () -> ChildJvm.call(List.of(), Integer.class, ChildJvmIT.class, "fail", "on purpose"));
+        assertTrue(e.getMessage().startsWith("the child JVM (ChildJvmIT.fail) exited with 1"), e.getMessage());
         assertTrue(e.getMessage().contains("child says on purpose"), e.getMessage());
     }
 
     @Test
     void aMissingMethodOrUnsupportedParameterFailsClearly() {
         var missing = assertThrows(IllegalStateException.class,
-                () -> ChildJvm.call(List.of(), Integer.class, ChildJvmTest.class, "fail"));
+                () -> ChildJvm.call(List.of(), Integer.class, ChildJvmIT.class, "fail"));
         assertTrue(missing.getMessage().contains("NoSuchMethodException"), missing.getMessage());
         assertTrue(missing.getMessage().contains("fail with 0 parameters"), missing.getMessage());
         var unsupported = assertThrows(IllegalStateException.class,
-                () -> ChildJvm.call(List.of(), String.class, ChildJvmTest.class, "unsupported", "x"));
+                () -> ChildJvm.call(List.of(), String.class, ChildJvmIT.class, "unsupported", "x"));
         assertTrue(unsupported.getMessage().contains("cannot take a java.lang.Object"), unsupported.getMessage());
     }
 
     @Test
     void argumentsAreRequired() {
         assertThrows(NullPointerException.class, () -> ChildJvm.call(List.of(), Integer.class, null, "x"));
-        assertThrows(NullPointerException.class, () -> ChildJvm.call(List.of(), Integer.class, ChildJvmTest.class, null));
+        assertThrows(NullPointerException.class, () -> ChildJvm.call(List.of(), Integer.class, ChildJvmIT.class, null));
     }
 
     @Test
@@ -90,7 +90,7 @@ public class ChildJvmTest {
         var thrown = new AtomicReference<Throwable>();
         Thread caller = Thread.ofPlatform().start(() -> {
             try {
-                ChildJvm.call(List.of(), Long.class, ChildJvmTest.class, "sleepLong");
+                ChildJvm.call(List.of(), Long.class, ChildJvmIT.class, "sleepLong");
             } catch (Throwable t) {
                 thrown.set(t);
             }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class ScaleTest {
+class ScaleIT {
 
     @AfterEach
     void clearProperty() {
@@ -80,7 +80,7 @@ class ScaleTest {
     void propertyOverridesEnvironment() throws Exception {
         // the environment cannot be changed in this JVM: a child JVM gets COURSE_SCALE=quick and -Dcourse.scale=full
         var pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dcourse.scale=full", "-cp", System.getProperty("java.class.path"), ScaleTest.class.getName()));
+                "-Dcourse.scale=full", "-cp", System.getProperty("java.class.path"), ScaleIT.class.getName()));
         pb.environment().put("COURSE_SCALE", "quick");
         pb.redirectErrorStream(true);
         Process p = pb.start();

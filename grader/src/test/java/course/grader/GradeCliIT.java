@@ -10,13 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line: options, exit codes and the JSON file. */
-class GradeCliTest {
+class GradeCliIT {
     @TempDir
     Path work;
 
     @Test
     void aSolutionScoresFullMarksWithRequireFull() throws Exception {
-        // ./course test grades all five solutions with --require-full; one is enough to test the options here.
+        // GoldenResultsIT grades every solution; one is enough to test the options here.
         Path json = work.resolve("r.json");
         assertEquals(0, GradeCli.run("05-throttling", "--solutions", "--require-full", "--json", json.toString(),
                 "--leaderboard"), "exit code");

@@ -1,0 +1,136 @@
+package course.grader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The grader's whole output, as golden files: for every exercise in {@code exercises/} (found by listing the
+ * folder), the Gradescope {@code results.json} of its stubs, of its reference solution and of its first mutant
+ * (by name) must equal {@code src/test/resources/golden/NN-name/{stubs,solution,mutant}.json}, with the fields
+ * that change from run to run masked: the execution time, durations and identity hashes in messages, and a
+ * mutant's failure messages. Exercism's java-test-runner tests itself the same way.
+ *
+ * <p>After a deliberate change to the tests, the stubs, the solutions, the mutants or the grader's messages,
+ * regenerate them (a new exercise needs only this), then review the diff:
+ * <pre>mvn -pl grader -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=GoldenResultsIT -Dgolden.update=true</pre>
+ */
+class GoldenResultsIT {
+    static final boolean UPDATE = Boolean.getBoolean("golden.update");
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final ExecutorService POOL =
+            Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
+
+    @TempDir
+    static Path work;
+
+    @AfterAll
+    static void stop() {
+        POOL.shutdownNow();
+    }
+
+    /** The exercises, as the course folder lists them (NN-name folders with sources). */
+    static List<String> exercises() throws IOException {
+        try (Stream<Path> s = Files.list(Courses.root().resolve("exercises"))) {
+            return s.filter(p -> p.getFileName().toString().matches("\\d\\d-[a-z0-9-]+"))
+                    .filter(p -> Files.isDirectory(p.resolve("src")))
+                    .map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    /** The golden file's path in the source tree (not the copy on the class path). */
+    static Path golden(String exercise, String kind) {
+        return Courses.root().resolve("grader/src/test/resources/golden").resolve(exercise).resolve(kind + ".json");
+    }
+
+    /**
+     * results.json of one graded exercise, with what changes from run to run or from machine to machine
+     * masked: the execution time, durations and identity hashes in messages, and a mutant's failure messages
+     * (a wrong solution's failures name figures that depend on scheduling and on the number of cores, and a
+     * racy one fails one assertion or two; which tests it fails, and the points, do not). The stubs' messages
+     * are kept whole.
+     */
+    @SuppressWarnings("unchecked")
+    static String masked(Grader.Source source, ExerciseResult result, boolean mutant) throws IOException {
+        Map<String, Object> tree = new GradeReport(source, List.of(result), Duration.ZERO).toJsonTree();
+        tree.put("execution_time", "<masked>");
+        if (mutant) {
+            for (Map<String, Object> test : (List<Map<String, Object>>) tree.get("tests")) {
+                test.put("output", ((String) test.get("output")).isEmpty() ? "" : "<the failure's message>");
+            }
+        }
+        String text = JSON.writeValueAsString(tree) + "\n";
+        return text.replaceAll("\\b\\d+(\\.\\d+)?(\\s?)(ns|µs|us|ms|s|min)\\b", "<time>$2$3")
+                .replaceAll("@[0-9a-f]{5,8}\\b", "@<hash>");
+    }
+
+    @TestFactory
+    List<DynamicTest> theGradersResultsEqualTheGoldenFiles() throws Exception {
+        Grader grader = new Grader(Courses.root());
+        List<String> exercises = exercises();
+        assertTrue(exercises.size() >= 7, "exercises found: " + exercises);
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String exercise : exercises) {
+            Path stub = Courses.root().resolve("exercises").resolve(exercise).resolve("src/main/java");
+            tests.add(check(exercise, "stubs", Grader.Source.EXERCISES,
+                    POOL.submit(() -> grader.grade(exercise, stub, null)), false));
+            tests.add(check(exercise, "solution", Grader.Source.SOLUTIONS,
+                    POOL.submit(() -> grader.grade(exercise, Courses.solution(exercise), null)), false));
+            Path diff = firstMutant(exercise);
+            Path sources = work.resolve(exercise).resolve("mutant");
+            Courses.copyTree(Courses.solution(exercise), sources);
+            MutantsIT.applyMutant(diff, sources);
+            tests.add(check(exercise, "mutant", Grader.Source.SUBMISSION,
+                    POOL.submit(() -> grader.grade(exercise, sources, null)), true));
+        }
+        return tests;
+    }
+
+    static Path firstMutant(String exercise) throws Exception {
+        try (Stream<Path> s = Files.list(MutantsIT.mutantsDir().resolve(exercise))) {
+            return s.filter(p -> p.toString().endsWith(".diff")).sorted().findFirst()
+                    .orElseThrow(() -> new AssertionError(exercise + " has no mutant"));
+        }
+    }
+
+    private static DynamicTest check(String exercise, String kind, Grader.Source source, Future<ExerciseResult> graded,
+                                     boolean mutant) {
+        return DynamicTest.dynamicTest(exercise + "/" + kind, () -> {
+            ExerciseResult r = graded.get();
+            assertTrue(r.problems().isEmpty() || kind.equals("stubs"), "graded: " + r.problems());
+            switch (kind) {
+                case "solution" -> assertEquals(r.maxScore(), r.score(), "the solution earns every point");
+                case "mutant" -> assertTrue(r.score() < r.maxScore(), "the mutant scored full marks");
+                default -> assertTrue(r.score() < r.maxScore(), "the stub scored full marks");
+            }
+            String actual = masked(source, r, mutant);
+            Path file = golden(exercise, kind);
+            if (UPDATE) {
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, actual, StandardCharsets.UTF_8);
+                return;
+            }
+            assertTrue(Files.isRegularFile(file), file + " is missing: generate it (see this class's comment)");
+            assertEquals(Files.readString(file, StandardCharsets.UTF_8), actual,
+                    "results.json of " + exercise + "/" + kind + " differs from " + file);
+        });
+    }
+}
