@@ -23,8 +23,7 @@ public class Snippets {
 
     /** A pure CPU loop: only a woven stop check can end it. */
     public static void spin() {
-        while (true) {
-        }
+        while (true) {}
     }
 
     /** A long but finite loop, used to show that unwoven code ignores a stop request. */

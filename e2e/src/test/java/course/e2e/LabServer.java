@@ -72,8 +72,12 @@ final class LabServer implements AutoCloseable {
             String line;
             while ((line = in.readLine()) != null) {
                 lines.add(line);
-                Files.writeString(log, line + System.lineSeparator(), StandardCharsets.UTF_8,
-                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                Files.writeString(
+                        log,
+                        line + System.lineSeparator(),
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND);
             }
         } catch (IOException e) {
             lines.add("[log copy stopped: " + e + "]");
@@ -108,8 +112,10 @@ final class LabServer implements AutoCloseable {
                 throw new IllegalStateException("./course lab exited with " + process.exitValue() + ":\n" + tail());
             }
             try {
-                var withToken = HttpRequest.newBuilder(status).header("Authorization", "token " + token)
-                        .timeout(Duration.ofSeconds(5)).build();
+                var withToken = HttpRequest.newBuilder(status)
+                        .header("Authorization", "token " + token)
+                        .timeout(Duration.ofSeconds(5))
+                        .build();
                 if (http.send(withToken, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                     return;
                 }
@@ -124,7 +130,8 @@ final class LabServer implements AutoCloseable {
     /** The status code of an API call made without the token (the server must refuse it). */
     int statusWithoutToken() throws IOException, InterruptedException {
         var http = HttpClient.newHttpClient();
-        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/contents")).build();
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/contents"))
+                .build();
         return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 

@@ -1,7 +1,6 @@
 package course.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -10,21 +9,19 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -49,15 +46,19 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class NotebookUiIT {
 
-    private static final Path ROOT = Path.of(System.getProperty("course.root", "..")).toAbsolutePath().normalize();
+    private static final Path ROOT =
+            Path.of(System.getProperty("course.root", "..")).toAbsolutePath().normalize();
     private static final Path NOTEBOOK = ROOT.resolve(System.getProperty("e2e.notebook", "notebooks/00-welcome.ipynb"))
             .normalize();
     // Normalised: chromedriver refuses to read a profile path that contains "..".
-    private static final Path SCREENSHOT = Path.of(System.getProperty("e2e.screenshot",
-            ROOT.resolve("target/e2e/notebook-00.png").toString())).toAbsolutePath().normalize();
+    private static final Path SCREENSHOT = Path.of(System.getProperty(
+                    "e2e.screenshot", ROOT.resolve("target/e2e/notebook-00.png").toString()))
+            .toAbsolutePath()
+            .normalize();
     private static final Path OUT = SCREENSHOT.getParent();
     private static final Path CHROMIUM = Path.of(System.getProperty("e2e.chromium", "/usr/bin/chromium"));
-    private static final Path CHROMEDRIVER = Path.of(System.getProperty("webdriver.chrome.driver", "/usr/bin/chromedriver"));
+    private static final Path CHROMEDRIVER =
+            Path.of(System.getProperty("webdriver.chrome.driver", "/usr/bin/chromedriver"));
     private static final Duration RUN_LIMIT = Duration.ofSeconds(Long.getLong("e2e.timeout", 420));
     private static final String KERNEL_DISPLAY_NAME = "Java 25 (virtual threads course)";
 
@@ -82,8 +83,11 @@ class NotebookUiIT {
             runAgainstLab(t0, relative);
         } finally {
             lap("total", t0);
-            Files.writeString(OUT.resolve("timings.txt"), seconds.entrySet().stream()
-                    .map(e -> "%-28s %6.1f s%n".formatted(e.getKey(), e.getValue())).reduce("", String::concat));
+            Files.writeString(
+                    OUT.resolve("timings.txt"),
+                    seconds.entrySet().stream()
+                            .map(e -> "%-28s %6.1f s%n".formatted(e.getKey(), e.getValue()))
+                            .reduce("", String::concat));
             System.out.println("[e2e] " + seconds);
         }
         assertEquals(before, sha256(NOTEBOOK), "the test must not save outputs into " + NOTEBOOK);
@@ -93,8 +97,8 @@ class NotebookUiIT {
         int port = LabServer.freePort();
         String token = HexFormat.of().formatHex(randomBytes(24));
         Map<String, String> env = Map.of(
-                "COURSE_SCALE", "quick",                                     // notebooks pick their quick sizes
-                "JUPYTER_RUNTIME_DIR", OUT.resolve("runtime").toString(),    // connection files stay in target/
+                "COURSE_SCALE", "quick", // notebooks pick their quick sizes
+                "JUPYTER_RUNTIME_DIR", OUT.resolve("runtime").toString(), // connection files stay in target/
                 "JUPYTER_CONFIG_DIR", jupyterConfig(OUT.resolve("config")).toString());
         try (LabServer lab = LabServer.start(ROOT, port, token, OUT.resolve("lab.log"), env)) {
             URI url = lab.awaitUrl(Duration.ofMinutes(10)); // ./course lab may build the course first
@@ -134,17 +138,23 @@ class NotebookUiIT {
         String dashboard = driver.getWindowHandle();
         link.click();
         wait.until(ExpectedConditions.numberOfWindowsToBe(2));
-        driver.getWindowHandles().stream().filter(h -> !h.equals(dashboard)).findFirst()
+        driver.getWindowHandles().stream()
+                .filter(h -> !h.equals(dashboard))
+                .findFirst()
                 .ifPresent(h -> driver.switchTo().window(h));
         lap("notebook opened", t0);
 
         // The course kernel starts (no "kernel not found" dialog) and becomes idle.
         var kernelWait = new WebDriverWait(driver, Duration.ofSeconds(120));
-        kernelWait.until(d -> !d.findElements(By.cssSelector("#kernel_indicator_icon.kernel_idle_icon")).isEmpty()
+        kernelWait.until(d -> !d.findElements(By.cssSelector("#kernel_indicator_icon.kernel_idle_icon"))
+                        .isEmpty()
                 || !d.findElements(By.cssSelector(".modal-dialog")).isEmpty());
-        assertTrue(driver.findElements(By.cssSelector(".modal-dialog")).isEmpty(),
+        assertTrue(
+                driver.findElements(By.cssSelector(".modal-dialog")).isEmpty(),
                 () -> "a dialog opened instead of the kernel: " + texts(driver, ".modal-dialog"));
-        assertEquals(KERNEL_DISPLAY_NAME, driver.findElement(By.cssSelector(".kernel_indicator_name")).getText());
+        assertEquals(
+                KERNEL_DISPLAY_NAME,
+                driver.findElement(By.cssSelector(".kernel_indicator_name")).getText());
         lap("kernel idle", t0);
 
         // Outputs must not be saved into the course's notebook: switch this page's autosave off.
@@ -153,7 +163,8 @@ class NotebookUiIT {
 
         // Cell > Run All, through the menu.
         driver.findElement(By.id("celllink")).click();
-        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#run_all_cells > a"))).click();
+        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#run_all_cells > a")))
+                .click();
 
         var runWait = new WebDriverWait(driver, RUN_LIMIT, Duration.ofMillis(500));
         runWait.until(d -> finished(d) && sleepThen(d, 1000) && finished(d));
@@ -163,11 +174,10 @@ class NotebookUiIT {
         assertTrue(notRun.isEmpty(), () -> "cells that did not run: " + notRun);
 
         // The kit's chart: an image/png output, rendered as an <img>.
-        var images = new WebDriverWait(driver, Duration.ofSeconds(30)).until(
-                d -> {
-                    var found = d.findElements(By.cssSelector(".output_png img"));
-                    return found.isEmpty() ? null : found;
-                });
+        var images = new WebDriverWait(driver, Duration.ofSeconds(30)).until(d -> {
+            var found = d.findElements(By.cssSelector(".output_png img"));
+            return found.isEmpty() ? null : found;
+        });
         WebElement chart = images.getFirst();
         assertTrue(chart.getAttribute("src").startsWith("data:image/png;base64,"));
         Number width = (Number) ((JavascriptExecutor) driver).executeScript("return arguments[0].naturalWidth;", chart);
@@ -185,11 +195,13 @@ class NotebookUiIT {
 
     /** Run All is over when the kernel is idle and no cell is queued or running. */
     private static boolean finished(WebDriver d) {
-        return !d.findElements(By.cssSelector("#kernel_indicator_icon.kernel_idle_icon")).isEmpty()
+        return !d.findElements(By.cssSelector("#kernel_indicator_icon.kernel_idle_icon"))
+                        .isEmpty()
                 && d.findElements(By.cssSelector(".cell.running")).isEmpty()
                 && !d.findElements(By.cssSelector(".code_cell .input_prompt")).stream()
                         .filter(p -> p.getText().matches("In\\s*\\[\\d+\\]:"))
-                        .toList().isEmpty();
+                        .toList()
+                        .isEmpty();
     }
 
     private static boolean sleepThen(WebDriver d, long millis) {
@@ -207,30 +219,36 @@ class NotebookUiIT {
         var cells = d.findElements(By.cssSelector(".cell.code_cell"));
         for (int i = 0; i < cells.size(); i++) {
             WebElement cell = cells.get(i);
-            String code = cell.findElement(By.cssSelector(".input_area")).getText().strip();
-            String prompt = cell.findElement(By.cssSelector(".input_prompt")).getText().strip();
+            String code =
+                    cell.findElement(By.cssSelector(".input_area")).getText().strip();
+            String prompt =
+                    cell.findElement(By.cssSelector(".input_prompt")).getText().strip();
             if (!code.isEmpty() && !prompt.matches("In\\s*\\[\\d+\\]:")) {
-                result.add("code cell " + (i + 1) + " (" + prompt + "): " + code.lines().findFirst().orElse(""));
+                result.add("code cell " + (i + 1) + " (" + prompt + "): "
+                        + code.lines().findFirst().orElse(""));
             }
         }
         return result;
     }
 
     private static List<String> texts(WebDriver d, String css) {
-        return d.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
+        return d.findElements(By.cssSelector(css)).stream()
+                .map(WebElement::getText)
+                .toList();
     }
 
     /** A full-page screenshot: Notebook scrolls inside #site, so the window grows to the notebook's height. */
     private static void saveEvidence(ChromeDriver driver) throws IOException {
-        Number height = (Number) ((JavascriptExecutor) driver).executeScript(
-                "return document.getElementById('header').offsetHeight"
+        Number height = (Number) ((JavascriptExecutor) driver)
+                .executeScript("return document.getElementById('header').offsetHeight"
                         + " + document.getElementById('notebook').scrollHeight + 40;");
         driver.manage().window().setSize(new Dimension(1280, Math.min(Math.max(height.intValue(), 800), 16000)));
         ((JavascriptExecutor) driver).executeScript("document.getElementById('site').scrollTop = 0;");
         sleepThen(driver, 500);
         Path png = driver.getScreenshotAs(OutputType.FILE).toPath();
         Files.copy(png, SCREENSHOT, StandardCopyOption.REPLACE_EXISTING);
-        Files.writeString(SCREENSHOT.resolveSibling(SCREENSHOT.getFileName().toString().replace(".png", ".html")),
+        Files.writeString(
+                SCREENSHOT.resolveSibling(SCREENSHOT.getFileName().toString().replace(".png", ".html")),
                 driver.getPageSource());
     }
 
@@ -241,8 +259,8 @@ class NotebookUiIT {
     private static Path jupyterConfig(Path dir) throws IOException {
         Files.createDirectories(dir);
         boolean root = ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).intValue() == 0;
-        Files.writeString(dir.resolve("jupyter_notebook_config.json"),
-                "{\"NotebookApp\": {\"allow_root\": " + root + "}}\n");
+        Files.writeString(
+                dir.resolve("jupyter_notebook_config.json"), "{\"NotebookApp\": {\"allow_root\": " + root + "}}\n");
         return dir;
     }
 
@@ -250,9 +268,16 @@ class NotebookUiIT {
         var options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         // Without these, Chromium stalls on this closed network (update checks, sync, first-run UI).
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile, "--window-size=1280,1000");
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--user-data-dir=" + profile,
+                "--window-size=1280,1000");
         return options;
     }
 

@@ -69,8 +69,12 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
 
         /** The points of one exercise. */
         int exerciseScore(String exercise) {
-            return report == null ? 0 : report.exercises().stream().filter(e -> e.exercise().equals(exercise))
-                    .mapToInt(ExerciseResult::score).sum();
+            return report == null
+                    ? 0
+                    : report.exercises().stream()
+                            .filter(e -> e.exercise().equals(exercise))
+                            .mapToInt(ExerciseResult::score)
+                            .sum();
         }
 
         /** The first problem that stopped an exercise from being tested, if any, prefixed by its exercise. */
@@ -118,8 +122,10 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         List<String> chosen = exercises.isEmpty() ? Grader.exercises() : exercises;
         List<Path> folders;
         try (Stream<Path> s = Files.list(classDir)) {
-            folders = s.filter(Files::isDirectory).filter(p -> !p.getFileName().toString().startsWith("."))
-                    .sorted().toList();
+            folders = s.filter(Files::isDirectory)
+                    .filter(p -> !p.getFileName().toString().startsWith("."))
+                    .sorted()
+                    .toList();
         }
         if (folders.isEmpty()) {
             throw new IllegalArgumentException(classDir + " holds no learner folders");
@@ -138,12 +144,21 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
                 GradeReport report = gradeOne(grader, folder, chosen);
                 learner = new Learner(name, report, Duration.ofNanos(System.nanoTime() - started), null);
             } catch (RuntimeException | IOException e) {
-                learner = new Learner(name, null, Duration.ofNanos(System.nanoTime() - started),
+                learner = new Learner(
+                        name,
+                        null,
+                        Duration.ofNanos(System.nanoTime() - started),
                         "not graded: the grader failed on this folder: " + e);
             }
             learners.add(learner);
-            progress.printf(Locale.ROOT, "[%d/%d] %s: %s in %.1f s%n", i, folders.size(), name,
-                    learner.report() == null ? learner.failure()
+            progress.printf(
+                    Locale.ROOT,
+                    "[%d/%d] %s: %s in %.1f s%n",
+                    i,
+                    folders.size(),
+                    name,
+                    learner.report() == null
+                            ? learner.failure()
                             : learner.report().score() + "/" + learner.report().maxScore() + " points",
                     learner.elapsed().toMillis() / 1000.0);
             progress.flush();
@@ -156,7 +171,9 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             for (ExerciseResult e : l.report().exercises()) {
                 for (TestResult t : e.tests()) {
                     TestKey k = new TestKey(t.exercise(), t.name(), t.maxScore(), t.visibility());
-                    if (keys.stream().noneMatch(x -> x.exercise().equals(k.exercise()) && x.name().equals(k.name()))) {
+                    if (keys.stream()
+                            .noneMatch(x -> x.exercise().equals(k.exercise())
+                                    && x.name().equals(k.name()))) {
                         keys.add(k);
                     }
                 }
@@ -179,8 +196,8 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
                 notes.addAll(r.notes());
                 results.add(new ExerciseResult(r.exercise(), r.tests(), r.problems(), notes));
             }
-            return new GradeReport(Grader.Source.SUBMISSION, grader.profile(), results,
-                    Duration.ofNanos(System.nanoTime() - t0));
+            return new GradeReport(
+                    Grader.Source.SUBMISSION, grader.profile(), results, Duration.ofNanos(System.nanoTime() - t0));
         } finally {
             deleteTree(work);
         }
@@ -193,8 +210,12 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
 
     /** The mean time to grade one learner. */
     public Duration perLearner() {
-        return learners.isEmpty() ? Duration.ZERO : Duration.ofNanos(
-                (long) learners.stream().mapToLong(l -> l.elapsed().toNanos()).average().orElse(0));
+        return learners.isEmpty()
+                ? Duration.ZERO
+                : Duration.ofNanos((long) learners.stream()
+                        .mapToLong(l -> l.elapsed().toNanos())
+                        .average()
+                        .orElse(0));
     }
 
     /** One row per learner: name, score, max, seconds, problems, then the points of every test. */
@@ -206,8 +227,8 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         StringColumn problems = StringColumn.create("problems");
         List<IntColumn> perTest = new ArrayList<>();
         for (TestKey k : tests) {
-            perTest.add(IntColumn.create(k.label() + (TestResult.VISIBLE.equals(k.visibility()) ? ""
-                    : " [" + k.visibility() + "]")));
+            perTest.add(IntColumn.create(
+                    k.label() + (TestResult.VISIBLE.equals(k.visibility()) ? "" : " [" + k.visibility() + "]")));
         }
         for (Learner l : learners) {
             name.append(l.name());
@@ -225,8 +246,14 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
     }
 
     /** Pass rate and most common failure of one test across the class. */
-    record TestStats(TestKey key, int passed, int graded, String commonFailure, int commonCount, int failures,
-                     boolean fromWorkingCode) {
+    record TestStats(
+            TestKey key,
+            int passed,
+            int graded,
+            String commonFailure,
+            int commonCount,
+            int failures,
+            boolean fromWorkingCode) {
         double rate() {
             return graded == 0 ? 0 : (double) passed / graded;
         }
@@ -248,7 +275,8 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
                 if (t != null && t.passed()) {
                     passed++;
                 } else {
-                    String m = t == null ? (l.failure() != null ? l.failure() : "not graded")
+                    String m = t == null
+                            ? (l.failure() != null ? l.failure() : "not graded")
                             : t.message().lines().findFirst().orElse("failed");
                     all.merge(m, 1, Integer::sum);
                     if (l.exerciseScore(k.exercise()) > 0) {
@@ -258,9 +286,15 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             }
             Map<String, Integer> messages = working.isEmpty() ? all : working;
             Map.Entry<String, Integer> common = messages.entrySet().stream()
-                    .max(Map.Entry.comparingByValue()).orElse(null);
-            out.add(new TestStats(k, passed, graded, common == null ? "" : common.getKey(),
-                    common == null ? 0 : common.getValue(), messages.values().stream().mapToInt(i -> i).sum(),
+                    .max(Map.Entry.comparingByValue())
+                    .orElse(null);
+            out.add(new TestStats(
+                    k,
+                    passed,
+                    graded,
+                    common == null ? "" : common.getKey(),
+                    common == null ? 0 : common.getValue(),
+                    messages.values().stream().mapToInt(i -> i).sum(),
                     !working.isEmpty()));
         }
         List<TestStats> sorted = new ArrayList<>(out);
@@ -280,14 +314,15 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             int bin = Math.min(9, (int) Math.floor(10.0 * l.score() / max));
             bins.merge(labels.get(bin), 1, Integer::sum);
         }
-        CategoryChart c = Charts.bars("Scores of " + learners.size() + " learners (of " + maxScore() + " points)",
-                "learners", bins);
+        CategoryChart c = Charts.bars(
+                "Scores of " + learners.size() + " learners (of " + maxScore() + " points)", "learners", bins);
         c.getStyler().setYAxisDecimalPattern("#");
         c.setXAxisTitle("score, % of the maximum");
         c.getStyler().setXAxisTitleVisible(true);
         c.getStyler().setXAxisLabelRotation(0);
         c.getStyler().setXAxisTickMarkSpacingHint(30); // every bin's label, not every other one
-        c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(java.awt.Font.PLAIN, 11f));
+        c.getStyler()
+                .setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(java.awt.Font.PLAIN, 11f));
         return c;
     }
 
@@ -308,8 +343,14 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
     /** The summary line, also printed on the console. */
     public String summaryLine() {
         double mean = learners.stream().mapToInt(Learner::score).average().orElse(0);
-        return String.format(Locale.ROOT, "%d learners graded in %.0f s (%.1f s per learner); mean score %.1f of %d",
-                learners.size(), elapsed.toMillis() / 1000.0, perLearner().toMillis() / 1000.0, mean, maxScore());
+        return String.format(
+                Locale.ROOT,
+                "%d learners graded in %.0f s (%.1f s per learner); mean score %.1f of %d",
+                learners.size(),
+                elapsed.toMillis() / 1000.0,
+                perLearner().toMillis() / 1000.0,
+                mean,
+                maxScore());
     }
 
     String html() {
@@ -335,8 +376,11 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
                 img { max-width: 100%; }
                 </style></head><body>
                 """);
-        h.append("<h1>Class report</h1>\n<p class=\"summary\">").append(esc(summaryLine())).append(". ")
-                .append(esc(profileSentence())).append(" The same numbers, one row per learner and one column per test,")
+        h.append("<h1>Class report</h1>\n<p class=\"summary\">")
+                .append(esc(summaryLine()))
+                .append(". ")
+                .append(esc(profileSentence()))
+                .append(" The same numbers, one row per learner and one column per test,")
                 .append(" are in <a href=\"class-report.csv\">class-report.csv</a>.</p>\n");
         h.append("<img src=\"scores.png\" alt=\"histogram of the learners' scores\">\n");
 
@@ -346,39 +390,72 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             int width = (int) Math.round(120 * s.rate());
             h.append("<tr><td>").append(esc(s.key().label()));
             if (!TestResult.VISIBLE.equals(s.key().visibility())) {
-                h.append(" <span class=\"tag\">").append(esc(s.key().visibility())).append("</span>");
+                h.append(" <span class=\"tag\">")
+                        .append(esc(s.key().visibility()))
+                        .append("</span>");
             }
-            h.append("</td><td class=\"num\">").append(s.key().maxScore()).append("</td><td class=\"num\">")
-                    .append(s.passed()).append('/').append(s.graded())
-                    .append(String.format(Locale.ROOT, " (%.0f%%)", 100 * s.rate())).append("</td><td>")
-                    .append("<span class=\"bar").append(s.rate() < 0.5 ? " low" : "").append("\" style=\"width:")
-                    .append(width).append("px\"></span></td><td>");
+            h.append("</td><td class=\"num\">")
+                    .append(s.key().maxScore())
+                    .append("</td><td class=\"num\">")
+                    .append(s.passed())
+                    .append('/')
+                    .append(s.graded())
+                    .append(String.format(Locale.ROOT, " (%.0f%%)", 100 * s.rate()))
+                    .append("</td><td>")
+                    .append("<span class=\"bar")
+                    .append(s.rate() < 0.5 ? " low" : "")
+                    .append("\" style=\"width:")
+                    .append(width)
+                    .append("px\"></span></td><td>");
             if (s.failures() > 0) {
-                h.append("<span class=\"msg\">").append(esc(shorten(s.commonFailure(), 300))).append("</span>")
-                        .append(" <span class=\"tag\">").append(s.commonCount()).append(" of ").append(s.failures())
-                        .append(s.fromWorkingCode() ? " failing with working code" : (s.failures() == 1
-                                ? " failure" : " failures")).append("</span>");
+                h.append("<span class=\"msg\">")
+                        .append(esc(shorten(s.commonFailure(), 300)))
+                        .append("</span>")
+                        .append(" <span class=\"tag\">")
+                        .append(s.commonCount())
+                        .append(" of ")
+                        .append(s.failures())
+                        .append(
+                                s.fromWorkingCode()
+                                        ? " failing with working code"
+                                        : (s.failures() == 1 ? " failure" : " failures"))
+                        .append("</span>");
             }
             h.append("</td></tr>\n");
         }
         h.append("</table>\n");
 
-        List<String> exercises = tests.stream().map(TestKey::exercise).distinct().toList();
+        List<String> exercises =
+                tests.stream().map(TestKey::exercise).distinct().toList();
         h.append("<h2>Learners</h2>\n<table><tr><th>learner</th><th>score</th>");
         exercises.forEach(e -> h.append("<th>").append(esc(e)).append("</th>"));
         h.append("<th>time</th><th>what stopped an exercise from being tested</th></tr>\n");
         for (Learner l : learners) {
-            h.append("<tr><td>").append(esc(l.name())).append("</td><td class=\"num\">").append(l.score()).append('/')
-                    .append(maxScore()).append("</td>");
+            h.append("<tr><td>")
+                    .append(esc(l.name()))
+                    .append("</td><td class=\"num\">")
+                    .append(l.score())
+                    .append('/')
+                    .append(maxScore())
+                    .append("</td>");
             for (String e : exercises) {
-                int max = tests.stream().filter(k -> k.exercise().equals(e)).mapToInt(TestKey::maxScore).sum();
+                int max = tests.stream()
+                        .filter(k -> k.exercise().equals(e))
+                        .mapToInt(TestKey::maxScore)
+                        .sum();
                 int got = l.exerciseScore(e);
-                h.append("<td class=\"num").append(got < max ? " lost" : "").append("\">").append(got).append('/')
-                        .append(max).append("</td>");
+                h.append("<td class=\"num")
+                        .append(got < max ? " lost" : "")
+                        .append("\">")
+                        .append(got)
+                        .append('/')
+                        .append(max)
+                        .append("</td>");
             }
             h.append("<td class=\"num\">")
                     .append(String.format(Locale.ROOT, "%.1f s", l.elapsed().toMillis() / 1000.0))
-                    .append("</td><td><span class=\"msg\">").append(esc(shorten(l.problems(), 400)))
+                    .append("</td><td><span class=\"msg\">")
+                    .append(esc(shorten(l.problems(), 400)))
                     .append("</span></td></tr>\n");
         }
         h.append("</table>\n</body></html>\n");
@@ -386,8 +463,8 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
     }
 
     private String profileSentence() {
-        boolean hidden = learners.stream().anyMatch(l -> l.report() != null
-                && l.report().profile() == Grader.Profile.TRAINER);
+        boolean hidden =
+                learners.stream().anyMatch(l -> l.report() != null && l.report().profile() == Grader.Profile.TRAINER);
         return "Graded with the course's own tests" + (hidden ? " and the trainer's hidden tests" : "")
                 + ", each learner in a separate folder and separate test JVMs, with the limits of ./course grade.";
     }

@@ -26,8 +26,7 @@ final class Classpaths {
             "org.junit.platform.launcher.core.LauncherFactory",
             "course.grader.TestWorker");
 
-    private Classpaths() {
-    }
+    private Classpaths() {}
 
     /** The jar or folder that {@code type} was loaded from. */
     static Path locationOf(Class<?> type) throws URISyntaxException {
@@ -54,8 +53,10 @@ final class Classpaths {
                 paths.add(locationOf(Class.forName(name, false, loader)));
             } catch (ClassNotFoundException e) {
                 if (!name.startsWith("org.apiguardian")) { // annotations only: optional
-                    throw new IllegalStateException("the grader's class path lacks " + name
-                            + ": run ./course setup (it copies grader/target/lib)", e);
+                    throw new IllegalStateException(
+                            "the grader's class path lacks " + name
+                                    + ": run ./course setup (it copies grader/target/lib)",
+                            e);
                 }
             } catch (URISyntaxException | RuntimeException e) {
                 throw new IllegalStateException("cannot locate the jar of " + name, e);

@@ -12,8 +12,7 @@ import java.util.Optional;
  * the environment variable {@code COURSE_HOME}.
  */
 public final class CourseRoot {
-    private CourseRoot() {
-    }
+    private CourseRoot() {}
 
     /**
      * Returns the course folder, as an absolute, normalized path.

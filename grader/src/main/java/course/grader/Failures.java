@@ -13,11 +13,17 @@ import org.opentest4j.MultipleFailuresError;
 final class Failures {
     private static final int MAX = 700;
     private static final List<String> NOT_LEARNER = List.of(
-            "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.junit.", "org.opentest4j.", "course.kit.",
+            "java.",
+            "javax.",
+            "jdk.",
+            "sun.",
+            "com.sun.",
+            "org.junit.",
+            "org.opentest4j.",
+            "course.kit.",
             "course.grader.");
 
-    private Failures() {
-    }
+    private Failures() {}
 
     /** True when {@code t} is JUnit's per-test timeout. */
     static boolean isTimeout(Throwable t) {

@@ -33,8 +33,7 @@ final class ForkedTests {
     private static final long EXERCISE_BUDGET_NS = TimeUnit.SECONDS.toNanos(240);
 
     /** A test the JVM found. */
-    record Planned(String uniqueId, String className, String name, int points, String visibility) {
-    }
+    record Planned(String uniqueId, String className, String name, int points, String visibility) {}
 
     /** How a test ended. */
     record Ended(String status, String message) {
@@ -44,11 +43,9 @@ final class ForkedTests {
     }
 
     /** What the forked JVMs reported. {@code problem} is set when not even the list of tests came back. */
-    record Outcome(Map<String, Planned> plan, Map<String, Ended> ended, String problem) {
-    }
+    record Outcome(Map<String, Planned> plan, Map<String, Ended> ended, String problem) {}
 
-    private ForkedTests() {
-    }
+    private ForkedTests() {}
 
     /**
      * Lists (and, unless {@code discoverOnly}, runs) the tests in {@code testClasses}.
@@ -113,8 +110,14 @@ final class ForkedTests {
      * on the same class path; {@code hidden} also runs the tests tagged {@code visibility:hidden} or
      * {@code visibility:after_due_date} (the trainer's profile).
      */
-    static Outcome run(List<Path> classpath, List<String> testClasses, boolean discoverOnly, Path work,
-                       Prestarted ready, boolean hidden) throws IOException, InterruptedException {
+    static Outcome run(
+            List<Path> classpath,
+            List<String> testClasses,
+            boolean discoverOnly,
+            Path work,
+            Prestarted ready,
+            boolean hidden)
+            throws IOException, InterruptedException {
         Map<String, Planned> plan = new LinkedHashMap<>();
         Map<String, Ended> ended = new LinkedHashMap<>();
         Map<String, String> containerFailures = new LinkedHashMap<>();
@@ -128,7 +131,10 @@ final class ForkedTests {
             List<String> job = new ArrayList<>(List.of(results.toString(), Integer.toString(timeout), mode));
             job.addAll(selection);
             Fork f;
-            if (fork == 1 && ready != null && ready.classpath().equals(classpath) && ready.process().isAlive()) {
+            if (fork == 1
+                    && ready != null
+                    && ready.classpath().equals(classpath)
+                    && ready.process().isAlive()) {
                 f = new Fork(ready, job, results);
             } else {
                 f = new Fork(command(classpath, testClasses, hidden, job), results, log);
@@ -136,39 +142,53 @@ final class ForkedTests {
             f.await(deadline);
             for (List<String> rec : f.records) {
                 switch (rec.get(0)) {
-                    case Wire.PLAN -> plan.putIfAbsent(rec.get(1),
-                            new Planned(rec.get(1), rec.get(2), rec.get(3), Integer.parseInt(rec.get(4)),
-                                    rec.size() > 5 ? rec.get(5) : TestResult.VISIBLE));
+                    case Wire.PLAN ->
+                        plan.putIfAbsent(
+                                rec.get(1),
+                                new Planned(
+                                        rec.get(1),
+                                        rec.get(2),
+                                        rec.get(3),
+                                        Integer.parseInt(rec.get(4)),
+                                        rec.size() > 5 ? rec.get(5) : TestResult.VISIBLE));
                     case Wire.END -> ended.put(rec.get(1), new Ended(rec.get(2), rec.get(3)));
                     case Wire.CONTAINER -> containerFailures.put(rec.get(1), rec.get(2));
-                    default -> { }
+                    default -> {}
                 }
             }
             if (plan.isEmpty()) {
-                String why = f.done ? "no tests were found in " + testClasses
+                String why = f.done
+                        ? "no tests were found in " + testClasses
                         : "the test JVM stopped before it listed the tests (exit code " + f.exitCode + ")"
-                        + f.logTail();
+                                + f.logTail();
                 return new Outcome(plan, ended, why);
             }
             if (f.current != null && !ended.containsKey(f.current)) {
-                ended.put(f.current, f.killed
-                        ? new Ended("TIMED_OUT", f.killedBecause)
-                        : new Ended("FAILED", "the test JVM stopped during this test with exit code " + f.exitCode
-                                + ": did the code call System.exit(" + f.exitCode + ")?" + f.logTail()));
+                ended.put(
+                        f.current,
+                        f.killed
+                                ? new Ended("TIMED_OUT", f.killedBecause)
+                                : new Ended(
+                                        "FAILED",
+                                        "the test JVM stopped during this test with exit code " + f.exitCode
+                                                + ": did the code call System.exit(" + f.exitCode + ")?"
+                                                + f.logTail()));
             }
             if (ended.values().stream().anyMatch(e -> e.status().equals("TIMED_OUT"))) {
                 timeout = SHORT_TIMEOUT_S;
             }
-            List<String> remaining = plan.keySet().stream().filter(id -> !ended.containsKey(id)).toList();
+            List<String> remaining =
+                    plan.keySet().stream().filter(id -> !ended.containsKey(id)).toList();
             if (discoverOnly || f.done || remaining.isEmpty()) {
-                String why = containerFailures.isEmpty() ? "did not run"
+                String why = containerFailures.isEmpty()
+                        ? "did not run"
                         : "did not run: " + String.join("; ", containerFailures.values());
                 remaining.forEach(id -> ended.put(id, new Ended("NOT_RUN", why)));
                 return new Outcome(plan, ended, null);
             }
             if (System.nanoTime() > deadline || fork > plan.size() + 2) {
-                remaining.forEach(id -> ended.put(id,
-                        new Ended("NOT_RUN", "not run: the exercise's time budget was used up by earlier tests")));
+                remaining.forEach(id -> ended.put(
+                        id, new Ended("NOT_RUN", "not run: the exercise's time budget was used up by earlier tests")));
                 return new Outcome(plan, ended, null);
             }
             mode = "ids";
@@ -176,15 +196,22 @@ final class ForkedTests {
         }
     }
 
-    private static List<String> command(List<Path> classpath, List<String> testClasses, boolean hidden,
-                                        List<String> job) {
+    private static List<String> command(
+            List<Path> classpath, List<String> testClasses, boolean hidden, List<String> job) {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xmx512m",
-                "-ea", "--enable-preview", "-Djava.awt.headless=true",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:-UsePerfData",
+                "-Xshare:auto",
+                "-Xmx512m",
+                "-ea",
+                "--enable-preview",
+                "-Djava.awt.headless=true",
                 "-Dcourse.grader.testClasses=" + String.join(",", testClasses),
                 "-D" + TestWorker.HIDDEN_PROPERTY + "=" + hidden,
-                "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)),
+                "-cp",
+                classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)),
                 TestWorker.class.getName()));
         cmd.addAll(job);
         return cmd;
@@ -236,8 +263,8 @@ final class ForkedTests {
                     kill("timed out after " + TimeUnit.NANOSECONDS.toSeconds(HARD_LIMIT_NS)
                             + " seconds and the test JVM had to be killed: an endless loop?");
                 } else if (current == null && now - startedAt > HARD_LIMIT_NS) {
-                    kill("the test JVM did not start a test within "
-                            + TimeUnit.NANOSECONDS.toSeconds(HARD_LIMIT_NS) + " seconds");
+                    kill("the test JVM did not start a test within " + TimeUnit.NANOSECONDS.toSeconds(HARD_LIMIT_NS)
+                            + " seconds");
                 } else if (now > deadline) {
                     kill("not finished when the exercise's time budget ran out");
                 }
@@ -273,7 +300,7 @@ final class ForkedTests {
                     }
                     case Wire.END -> current = null;
                     case Wire.DONE -> done = true;
-                    default -> { }
+                    default -> {}
                 }
             }
         }
@@ -281,7 +308,8 @@ final class ForkedTests {
         String logTail() {
             try {
                 List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
-                        .filter(l -> !l.isBlank()).toList();
+                        .filter(l -> !l.isBlank())
+                        .toList();
                 if (lines.isEmpty()) {
                     return "";
                 }

@@ -14,8 +14,7 @@ import tech.tablesaw.api.Table;
  * }</pre>
  */
 public final class Grade {
-    private Grade() {
-    }
+    private Grade() {}
 
     /**
      * Grades the learner's code of {@code name} in {@code exercises/} with the course's own tests, prints
@@ -29,7 +28,8 @@ public final class Grade {
      */
     public static Table exercise(String name) {
         GradeReport report = report(name);
-        System.out.println(report.summaryLine() + " · graded with the course's own tests (edits to test files do not count)");
+        System.out.println(
+                report.summaryLine() + " · graded with the course's own tests (edits to test files do not count)");
         for (ExerciseResult e : report.exercises()) {
             e.problems().forEach(p -> System.out.println("  " + p));
             e.notes().forEach(n -> System.out.println("  note: " + n));

@@ -19,7 +19,10 @@ import picocli.CommandLine.Parameters;
  * <p>Exit codes: 0 when grading ran, whatever the score; 1 with {@code --require-full} below full marks; 2 on
  * a usage error (for example an unknown exercise); 3 when the grader itself failed.
  */
-@Command(name = "./course grade", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "./course grade",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         version = "course-grader 1.0.0",
         description = "Grades the exercises with the course's own tests (a pristine copy built into the grader)."
                 + " Each exercise is compiled and tested on its own: one that does not compile, loops forever or"
@@ -29,10 +32,13 @@ import picocli.CommandLine.Parameters;
             "0:grading ran (whatever the score)",
             "1:--require-full and the score is below full marks",
             "2:usage error",
-            "3:the grader itself failed"})
+            "3:the grader itself failed"
+        })
 public final class GradeCli implements Callable<Integer> {
 
-    @Parameters(paramLabel = "NN-name", arity = "0..*",
+    @Parameters(
+            paramLabel = "NN-name",
+            arity = "0..*",
             description = "Exercises to grade, for example 01-thread-cost (default: all).")
     List<String> exercises = new ArrayList<>();
 
@@ -45,30 +51,42 @@ public final class GradeCli implements Callable<Integer> {
     @Option(names = "--require-full", description = "Exit with 1 unless every test passes.")
     boolean requireFull;
 
-    @Option(names = "--profile", paramLabel = "learner|trainer", defaultValue = "learner",
+    @Option(
+            names = "--profile",
+            paramLabel = "learner|trainer",
+            defaultValue = "learner",
             converter = ProfileConverter.class,
             description = "Which tests to run: the learner's (default), or also the trainer's hidden tests in"
                     + " trainer/NN-name/src/test/java.")
     Grader.Profile profile;
 
-    @Option(names = "--submission", paramLabel = "DIR",
+    @Option(
+            names = "--submission",
+            paramLabel = "DIR",
             description = "Grade the submission in DIR (an exercises/ folder, a copy of the course, or bare .java"
                     + " files) instead of exercises/.")
     Path submission;
 
-    @Option(names = "--class", paramLabel = "DIR",
+    @Option(
+            names = "--class",
+            paramLabel = "DIR",
             description = "Grade every folder in DIR as one learner's submission and write a class report"
                     + " (CSV and index.html) to --report.")
     Path classDir;
 
-    @Option(names = "--report", paramLabel = "DIR",
+    @Option(
+            names = "--report",
+            paramLabel = "DIR",
             description = "Where --class writes its report (default: target/class-report in the course folder).")
     Path reportDir;
 
     @Option(names = "--leaderboard", description = "Add Gradescope's leaderboard (the points) to the JSON.")
     boolean leaderboard;
 
-    @Option(names = "--format", paramLabel = "gradescope|exercism", defaultValue = "gradescope",
+    @Option(
+            names = "--format",
+            paramLabel = "gradescope|exercism",
+            defaultValue = "gradescope",
             description = "The format of --json: Gradescope's results.json (default), or Exercism's test-runner"
                     + " results.json, version 3 (task_id: the exercise's number, that is its notebook).")
     String format;
@@ -80,8 +98,9 @@ public final class GradeCli implements Callable<Integer> {
             return switch (value.toLowerCase(java.util.Locale.ROOT)) {
                 case "learner" -> Grader.Profile.LEARNER;
                 case "trainer" -> Grader.Profile.TRAINER;
-                default -> throw new CommandLine.TypeConversionException(
-                        "'" + value + "' is not a profile: use learner or trainer");
+                default ->
+                    throw new CommandLine.TypeConversionException(
+                            "'" + value + "' is not a profile: use learner or trainer");
             };
         }
     }
@@ -100,17 +119,21 @@ public final class GradeCli implements Callable<Integer> {
         List<String> known = Grader.exercises();
         for (String e : exercises) {
             if (!known.contains(e)) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
                         "no exercise named '" + e + "'; the exercises are " + String.join(", ", known));
             }
         }
         if (!format.equals("gradescope") && !format.equals("exercism")) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "'" + format + "' is not a format: use gradescope or exercism");
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "'" + format + "' is not a format: use gradescope or exercism");
         }
-        if (Stream.of(solutions, submission != null, classDir != null).filter(b -> b).count() > 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "choose one of --solutions, --submission and --class");
+        if (Stream.of(solutions, submission != null, classDir != null)
+                        .filter(b -> b)
+                        .count()
+                > 1) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "choose one of --solutions, --submission and --class");
         }
         Path root = CourseRoot.find();
         Grader grader = new Grader(root, profile);
@@ -128,8 +151,8 @@ public final class GradeCli implements Callable<Integer> {
         }
         System.out.print(report.toText());
         if (json != null) {
-            GradeReport.writeJson(json, format.equals("exercism") ? report.toExercismTree()
-                    : report.toJsonTree(leaderboard));
+            GradeReport.writeJson(
+                    json, format.equals("exercism") ? report.toExercismTree() : report.toJsonTree(leaderboard));
             System.out.println("wrote " + json);
         }
         System.out.flush();

@@ -25,8 +25,8 @@ import tech.tablesaw.api.Table;
  * @param exercises the graded exercises, in order
  * @param elapsed   how long grading took
  */
-public record GradeReport(Grader.Source source, Grader.Profile profile, List<ExerciseResult> exercises,
-                          Duration elapsed) {
+public record GradeReport(
+        Grader.Source source, Grader.Profile profile, List<ExerciseResult> exercises, Duration elapsed) {
 
     /** Creates a report; the list is copied. */
     public GradeReport {
@@ -50,7 +50,8 @@ public record GradeReport(Grader.Source source, Grader.Profile profile, List<Exe
 
     /** True when every test of every graded exercise passed. */
     public boolean full() {
-        return score() == maxScore() && exercises.stream().allMatch(e -> e.problems().isEmpty());
+        return score() == maxScore()
+                && exercises.stream().allMatch(e -> e.problems().isEmpty());
     }
 
     /** The sentence that says which tests were used. */
@@ -58,20 +59,29 @@ public record GradeReport(Grader.Source source, Grader.Profile profile, List<Exe
         String hidden = profile == Grader.Profile.TRAINER ? " and the trainer's hidden tests" : "";
         return switch (source) {
             case SOLUTIONS -> "Graded the reference solutions (solutions/) with the course's own tests" + hidden + ".";
-            case SUBMISSION -> "Graded the submission with the course's own tests" + hidden
-                    + ", as the course ships them (each file checked against the course's SHA-256 manifest).";
-            case EXERCISES -> "Graded your code in exercises/ with the course's own tests" + hidden
-                    + ", each file checked against the course's SHA-256 manifest: an edited test file is never run,"
-                    + " and any is named below.";
+            case SUBMISSION ->
+                "Graded the submission with the course's own tests" + hidden
+                        + ", as the course ships them (each file checked against the course's SHA-256 manifest).";
+            case EXERCISES ->
+                "Graded your code in exercises/ with the course's own tests" + hidden
+                        + ", each file checked against the course's SHA-256 manifest: an edited test file is never run,"
+                        + " and any is named below.";
         };
     }
 
     /** One line: the total, for example {@code "01-thread-cost: 7/11 points"}. */
     public String summaryLine() {
         String what = exercises.size() == 1 ? exercises.getFirst().exercise() : "Total";
-        return "%s: %d/%d points (%d of %d tests passed)".formatted(what, score(), maxScore(),
-                exercises.stream().flatMap(e -> e.tests().stream()).filter(TestResult::passed).count(),
-                exercises.stream().mapToLong(e -> e.tests().size()).sum());
+        return "%s: %d/%d points (%d of %d tests passed)"
+                .formatted(
+                        what,
+                        score(),
+                        maxScore(),
+                        exercises.stream()
+                                .flatMap(e -> e.tests().stream())
+                                .filter(TestResult::passed)
+                                .count(),
+                        exercises.stream().mapToLong(e -> e.tests().size()).sum());
     }
 
     /** The report for a terminal: per exercise, each test with its points and why it failed; then the total. */
@@ -80,8 +90,10 @@ public record GradeReport(Grader.Source source, Grader.Profile profile, List<Exe
         sb.append(provenance()).append("\n\n");
         for (ExerciseResult e : exercises) {
             String head = e.exercise();
-            sb.append(head).append(" ".repeat(Math.max(1, 64 - head.length())))
-                    .append("%3d/%d".formatted(e.score(), e.maxScore())).append('\n');
+            sb.append(head)
+                    .append(" ".repeat(Math.max(1, 64 - head.length())))
+                    .append("%3d/%d".formatted(e.score(), e.maxScore()))
+                    .append('\n');
             for (String p : e.problems()) {
                 sb.append("  !! ").append(p).append('\n');
             }
@@ -89,16 +101,22 @@ public record GradeReport(Grader.Source source, Grader.Profile profile, List<Exe
                 sb.append("  note: ").append(n).append('\n');
             }
             for (TestResult t : e.tests()) {
-                sb.append("  ").append(t.passed() ? "PASS" : "FAIL")
-                        .append("  %2d/%-2d ".formatted(t.score(), t.maxScore())).append(t.name())
-                        .append(t.hidden() ? "  [" + t.visibility() + "]" : "").append('\n');
+                sb.append("  ")
+                        .append(t.passed() ? "PASS" : "FAIL")
+                        .append("  %2d/%-2d ".formatted(t.score(), t.maxScore()))
+                        .append(t.name())
+                        .append(t.hidden() ? "  [" + t.visibility() + "]" : "")
+                        .append('\n');
                 if (!t.passed() && e.problems().isEmpty() && !t.message().isEmpty()) {
-                    t.message().lines().forEach(l -> sb.append("               ").append(l).append('\n'));
+                    t.message()
+                            .lines()
+                            .forEach(l -> sb.append("               ").append(l).append('\n'));
                 }
             }
             sb.append('\n');
         }
-        sb.append(summaryLine()).append(String.format(Locale.ROOT, "  [%.1f s]", elapsed.toMillis() / 1000.0))
+        sb.append(summaryLine())
+                .append(String.format(Locale.ROOT, "  [%.1f s]", elapsed.toMillis() / 1000.0))
                 .append('\n');
         return sb.toString();
     }
@@ -160,10 +178,17 @@ public record GradeReport(Grader.Source source, Grader.Profile profile, List<Exe
     public Map<String, Object> toExercismTree() {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("version", 3);
-        boolean noneRan = !exercises.isEmpty() && exercises.stream().allMatch(e -> !e.problems().isEmpty());
+        boolean noneRan = !exercises.isEmpty()
+                && exercises.stream().allMatch(e -> !e.problems().isEmpty());
         root.put("status", noneRan ? "error" : full() ? "pass" : "fail");
         if (noneRan) {
-            root.put("message", String.join("\n", exercises.stream().flatMap(e -> e.problems().stream()).toList()));
+            root.put(
+                    "message",
+                    String.join(
+                            "\n",
+                            exercises.stream()
+                                    .flatMap(e -> e.problems().stream())
+                                    .toList()));
         }
         List<Map<String, Object>> tests = new ArrayList<>();
         for (int i = 0; i < exercises.size(); i++) {
@@ -193,24 +218,48 @@ public record GradeReport(Grader.Source source, Grader.Profile profile, List<Exe
     /** The top-level output for Gradescope, in Markdown: visible points per exercise, problems and notes. */
     String markdown() {
         StringBuilder md = new StringBuilder();
-        long hidden = exercises.stream().flatMap(e -> e.tests().stream()).filter(TestResult::hidden).count();
+        long hidden = exercises.stream()
+                .flatMap(e -> e.tests().stream())
+                .filter(TestResult::hidden)
+                .count();
         int visibleScore = 0;
         int visibleMax = 0;
         StringBuilder rows = new StringBuilder();
         for (ExerciseResult e : exercises) {
-            int s = e.tests().stream().filter(t -> !t.hidden()).mapToInt(TestResult::score).sum();
-            int m = e.tests().stream().filter(t -> !t.hidden()).mapToInt(TestResult::maxScore).sum();
+            int s = e.tests().stream()
+                    .filter(t -> !t.hidden())
+                    .mapToInt(TestResult::score)
+                    .sum();
+            int m = e.tests().stream()
+                    .filter(t -> !t.hidden())
+                    .mapToInt(TestResult::maxScore)
+                    .sum();
             visibleScore += s;
             visibleMax += m;
-            rows.append("| ").append(e.exercise()).append(" | ").append(s).append('/').append(m).append(" |\n");
+            rows.append("| ")
+                    .append(e.exercise())
+                    .append(" | ")
+                    .append(s)
+                    .append('/')
+                    .append(m)
+                    .append(" |\n");
         }
-        md.append("**").append(hidden > 0 ? "Visible tests: " : "Total: ").append(visibleScore).append('/')
-                .append(visibleMax).append(" points**");
+        md.append("**")
+                .append(hidden > 0 ? "Visible tests: " : "Total: ")
+                .append(visibleScore)
+                .append('/')
+                .append(visibleMax)
+                .append(" points**");
         if (hidden > 0) {
-            md.append(" (").append(hidden).append(hidden == 1 ? " hidden test is" : " hidden tests are")
+            md.append(" (")
+                    .append(hidden)
+                    .append(hidden == 1 ? " hidden test is" : " hidden tests are")
                     .append(" graded too: you see them after the due date, or once the grades are published)");
         }
-        md.append("\n\n").append(provenance()).append("\n\n| exercise | points |\n|---|---|\n").append(rows);
+        md.append("\n\n")
+                .append(provenance())
+                .append("\n\n| exercise | points |\n|---|---|\n")
+                .append(rows);
         for (ExerciseResult e : exercises) {
             if (e.problems().isEmpty() && e.notes().isEmpty()) {
                 continue;

@@ -126,7 +126,8 @@ public final class Grader {
         List<ExerciseResult> results = new ArrayList<>();
         for (String n : chosen) {
             Path main = root.resolve(source.folder()).resolve(n).resolve("src/main/java");
-            Path learnerTests = source == Source.EXERCISES ? root.resolve("exercises").resolve(n).resolve("src/test/java")
+            Path learnerTests = source == Source.EXERCISES
+                    ? root.resolve("exercises").resolve(n).resolve("src/test/java")
                     : null;
             results.add(grade(n, main, learnerTests));
         }
@@ -175,8 +176,8 @@ public final class Grader {
         Files.createDirectories(job.mainOut());
         Files.createDirectories(job.testOut());
         // The test JVM starts now and loads JUnit while the code compiles; it gets its job afterwards.
-        try (ForkedTests.Prestarted ready = ForkedTests.prestart(job.runClasspath(), job.testClasses(), work,
-                runsHidden())) {
+        try (ForkedTests.Prestarted ready =
+                ForkedTests.prestart(job.runClasspath(), job.testClasses(), work, runsHidden())) {
             return gradeCompiled(job, ready);
         }
     }
@@ -192,8 +193,8 @@ public final class Grader {
      * @param notes       what the grader noticed about the learner's copy of the tests
      * @param started     {@link System#nanoTime()} when the grading started
      */
-    record GradeJob(String exercise, Path mainSources, Path work, List<String> testClasses, List<String> notes,
-                    long started) {
+    record GradeJob(
+            String exercise, Path mainSources, Path work, List<String> testClasses, List<String> notes, long started) {
         Path testSources() {
             return work.resolve("course-tests");
         }
@@ -253,8 +254,9 @@ public final class Grader {
             problems.add(outcome.problem());
         }
         if (Boolean.getBoolean("course.grader.timing")) {
-            System.err.printf("[grader] %s: compile %.2f s, tests %.2f s%n", exercise,
-                    (compiled - job.started()) / 1e9, (System.nanoTime() - compiled) / 1e9);
+            System.err.printf(
+                    "[grader] %s: compile %.2f s, tests %.2f s%n",
+                    exercise, (compiled - job.started()) / 1e9, (System.nanoTime() - compiled) / 1e9);
         }
 
         String notGraded = problems.isEmpty() ? null : "not graded: " + problems.getFirst();
@@ -263,8 +265,15 @@ public final class Grader {
             ForkedTests.Ended e = outcome.ended().get(p.uniqueId());
             boolean passed = notGraded == null && e != null && e.passed();
             String message = notGraded != null ? notGraded : passed ? "" : e == null ? "did not run" : e.message();
-            tests.add(new TestResult(exercise, p.name(), passed ? p.points() : 0, p.points(), passed, message,
-                    p.visibility(), testCode(testSources, p)));
+            tests.add(new TestResult(
+                    exercise,
+                    p.name(),
+                    passed ? p.points() : 0,
+                    p.points(),
+                    passed,
+                    message,
+                    p.visibility(),
+                    testCode(testSources, p)));
         }
         return new ExerciseResult(exercise, tests, problems, job.notes());
     }
@@ -290,7 +299,10 @@ public final class Grader {
             char c = text.charAt(i);
             depth += c == '{' ? 1 : c == '}' ? -1 : 0;
             if (depth == 0) {
-                return text.substring(open + 1, i).stripTrailing().replaceFirst("^\\s*\\n", "").stripIndent();
+                return text.substring(open + 1, i)
+                        .stripTrailing()
+                        .replaceFirst("^\\s*\\n", "")
+                        .stripIndent();
             }
         }
         return "";
@@ -316,21 +328,25 @@ public final class Grader {
     private ExerciseResult refused(String exercise, Pristine.Resolution pristine) {
         List<String> problems = new ArrayList<>();
         for (String file : pristine.unavailable()) {
-            problems.add(file + (Files.isRegularFile(root.resolve(file)) ? " differs from the course's copy"
-                    : " is missing") + ", and no copy as the course ships it was found (in the grader or in git's"
-                    + " history): restore it with `git checkout -- " + file + "` (or from a fresh copy of the"
-                    + " course) and grade again. Edited tests are never run.");
+            problems.add(
+                    file + (Files.isRegularFile(root.resolve(file)) ? " differs from the course's copy" : " is missing")
+                            + ", and no copy as the course ships it was found (in the grader or in git's"
+                            + " history): restore it with `git checkout -- " + file + "` (or from a fresh copy of the"
+                            + " course) and grade again. Edited tests are never run.");
         }
         return new ExerciseResult(exercise, List.of(), problems, List.of());
     }
 
     /** Lists the tests (for their names and points) when the learner's code cannot be tested. */
-    private ForkedTests.Outcome listTestsWithStubs(String exercise, Path testSources, List<String> testClasses,
-                                                   Path work) throws IOException, InterruptedException {
+    private ForkedTests.Outcome listTestsWithStubs(
+            String exercise, Path testSources, List<String> testClasses, Path work)
+            throws IOException, InterruptedException {
         Path stubSources = work.resolve("course-stubs");
         Pristine.Resolution stubs = Pristine.copy(root, exercise, Pristine.Kind.STUBS, null, stubSources);
         if (!stubs.complete()) {
-            return new ForkedTests.Outcome(Map.of(), Map.of(),
+            return new ForkedTests.Outcome(
+                    Map.of(),
+                    Map.of(),
                     "the grader found no copy of the course's stubs to list the tests with: " + stubs.unavailable());
         }
         Path stubOut = work.resolve("stub-classes");
@@ -343,7 +359,9 @@ public final class Grader {
             errors = JavaCompilation.compile(testSources, cp, testOut, p -> p.toString());
         }
         if (!errors.isEmpty()) {
-            return new ForkedTests.Outcome(Map.of(), Map.of(),
+            return new ForkedTests.Outcome(
+                    Map.of(),
+                    Map.of(),
                     "the grader's copy of the course's stubs does not compile either: " + errors.getFirst());
         }
         List<Path> runCp = new ArrayList<>(List.of(stubOut, testOut));
@@ -355,9 +373,10 @@ public final class Grader {
      * One line per test file of the course folder (or {@code learnerTests}) that was not used: edited or
      * missing (the course's own copy was used instead), or not one of the course's tests (not run).
      */
-    private List<String> tamperNotes(String exercise, Pristine.Resolution pristine, Path courseTests,
-                                     Path learnerTests) throws IOException {
-        Path mine = learnerTests != null ? learnerTests
+    private List<String> tamperNotes(String exercise, Pristine.Resolution pristine, Path courseTests, Path learnerTests)
+            throws IOException {
+        Path mine = learnerTests != null
+                ? learnerTests
                 : root.resolve("exercises").resolve(exercise).resolve(Pristine.Kind.TESTS.folder);
         List<String> notes = new ArrayList<>();
         for (String file : pristine.restored()) {
@@ -409,7 +428,8 @@ public final class Grader {
 
     private static String courseTest(Path testSources, Path p) {
         Path abs = p.toAbsolutePath().normalize();
-        return abs.startsWith(testSources) ? "course test " + testSources.relativize(abs).toString().replace('\\', '/')
+        return abs.startsWith(testSources)
+                ? "course test " + testSources.relativize(abs).toString().replace('\\', '/')
                 : abs.toString();
     }
 

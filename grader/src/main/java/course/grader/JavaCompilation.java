@@ -23,8 +23,7 @@ import javax.tools.ToolProvider;
 final class JavaCompilation {
     private static final int MAX_ERRORS = 5;
 
-    private JavaCompilation() {
-    }
+    private JavaCompilation() {}
 
     /**
      * Compiles every {@code .java} file under {@code sourceRoot} into {@code out}.
@@ -44,26 +43,35 @@ final class JavaCompilation {
         }
         List<Path> sources;
         try (Stream<Path> s = Files.walk(sourceRoot)) {
-            sources = s.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p)).sorted().toList();
+            sources = s.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))
+                    .sorted()
+                    .toList();
         }
         if (sources.isEmpty()) {
             return List.of(display.apply(sourceRoot) + ": no Java sources found");
         }
         Files.createDirectories(out);
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ENGLISH,
-                StandardCharsets.UTF_8)) {
+        try (StandardJavaFileManager files =
+                javac.getStandardFileManager(diagnostics, Locale.ENGLISH, StandardCharsets.UTF_8)) {
             List<String> options = List.of(
-                    "--release", Integer.toString(Runtime.version().feature()),
+                    "--release",
+                    Integer.toString(Runtime.version().feature()),
                     "--enable-preview", // exercise 07 uses StructuredTaskScope, a preview API in JDK 25
-                    "-proc:none", "-g", "-nowarn", "-encoding", "UTF-8",
+                    "-proc:none",
+                    "-g",
+                    "-nowarn",
+                    "-encoding",
+                    "UTF-8",
                     "-implicit:class",
-                    "-classpath", classpath.stream().map(Path::toString)
-                            .collect(Collectors.joining(java.io.File.pathSeparator)),
-                    "-d", out.toString());
+                    "-classpath",
+                    classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)),
+                    "-d",
+                    out.toString());
             StringWriter noise = new StringWriter();
-            boolean ok = javac.getTask(noise, files, diagnostics, options, null,
-                    files.getJavaFileObjectsFromPaths(sources)).call();
+            boolean ok = javac.getTask(
+                            noise, files, diagnostics, options, null, files.getJavaFileObjectsFromPaths(sources))
+                    .call();
             List<String> errors = new ArrayList<>();
             for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
                 if (d.getKind() != Diagnostic.Kind.ERROR) {
@@ -73,9 +81,12 @@ final class JavaCompilation {
                     errors.add("… and more errors");
                     break;
                 }
-                String where = d.getSource() == null ? "" : display.apply(Path.of(d.getSource().toUri()))
-                        + (d.getLineNumber() > 0 ? ":" + d.getLineNumber() : "") + ": ";
-                errors.add(where + "error: " + d.getMessage(Locale.ENGLISH).lines().findFirst().orElse(""));
+                String where = d.getSource() == null
+                        ? ""
+                        : display.apply(Path.of(d.getSource().toUri()))
+                                + (d.getLineNumber() > 0 ? ":" + d.getLineNumber() : "") + ": ";
+                errors.add(where + "error: "
+                        + d.getMessage(Locale.ENGLISH).lines().findFirst().orElse(""));
             }
             if (!ok && errors.isEmpty()) {
                 errors.add("the compiler failed: " + noise.toString().strip());

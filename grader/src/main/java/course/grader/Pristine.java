@@ -46,12 +46,12 @@ final class Pristine {
     private static volatile Path embedded;
     private static volatile Map<String, String> manifest;
 
-    private Pristine() {
-    }
+    private Pristine() {}
 
     /** One kind of course file: the tests or the stubs. */
     enum Kind {
-        TESTS("src/test/java"), STUBS("src/main/java");
+        TESTS("src/test/java"),
+        STUBS("src/main/java");
 
         final String folder;
 
@@ -132,8 +132,10 @@ final class Pristine {
     /** The files of one kind of {@code exercise}, relative to its {@code src/test/java} or {@code src/main/java}. */
     static List<String> files(String exercise, Kind kind) {
         String prefix = "exercises/" + exercise + "/" + kind.folder + "/";
-        return manifest().keySet().stream().filter(p -> p.startsWith(prefix))
-                .map(p -> p.substring(prefix.length())).toList();
+        return manifest().keySet().stream()
+                .filter(p -> p.startsWith(prefix))
+                .map(p -> p.substring(prefix.length()))
+                .toList();
     }
 
     /**
@@ -144,7 +146,8 @@ final class Pristine {
      * @return which files were restored from elsewhere than {@code own}, and which were found nowhere
      */
     static Resolution copy(Path root, String exercise, Kind kind, Path own, Path target) throws IOException {
-        Path mine = own != null ? own : root.resolve("exercises").resolve(exercise).resolve(kind.folder);
+        Path mine =
+                own != null ? own : root.resolve("exercises").resolve(exercise).resolve(kind.folder);
         String base = "exercises/" + exercise + "/" + kind.folder + "/";
         List<String> restored = new ArrayList<>();
         List<String> unavailable = new ArrayList<>();
@@ -153,7 +156,8 @@ final class Pristine {
             String want = manifest().get(base + rel);
             byte[] bytes = readIfMatches(mine.resolve(rel), want);
             if (bytes == null) {
-                bytes = readIfMatches(embedded().resolve(exercise).resolve(kind.folder).resolve(rel), want);
+                bytes = readIfMatches(
+                        embedded().resolve(exercise).resolve(kind.folder).resolve(rel), want);
                 String elsewhere = System.getenv(PRISTINE_HOME);
                 if (bytes == null && elsewhere != null && !elsewhere.isBlank()) {
                     bytes = readIfMatches(Path.of(elsewhere).resolve(base + rel), want);
@@ -254,8 +258,8 @@ final class Pristine {
                 return Optional.empty();
             }
             String rel = real.relativize(abs).toString().replace('\\', '/');
-            String commits = run(top, List.of("git", "log", "--all", "--format=%H", "-n", Integer.toString(GIT_COMMITS),
-                    "--", rel));
+            String commits = run(
+                    top, List.of("git", "log", "--all", "--format=%H", "-n", Integer.toString(GIT_COMMITS), "--", rel));
             if (commits == null) {
                 return Optional.empty();
             }
@@ -275,8 +279,10 @@ final class Pristine {
 
         private static byte[] bytes(Path dir, List<String> cmd) {
             try {
-                Process p = new ProcessBuilder(cmd).directory(dir.toFile())
-                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                Process p = new ProcessBuilder(cmd)
+                        .directory(dir.toFile())
+                        .redirectError(ProcessBuilder.Redirect.DISCARD)
+                        .start();
                 p.getOutputStream().close();
                 byte[] out = p.getInputStream().readAllBytes();
                 if (!p.waitFor(30, TimeUnit.SECONDS)) {

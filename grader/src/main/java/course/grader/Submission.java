@@ -42,8 +42,7 @@ final class Submission {
         }
     }
 
-    private Submission() {
-    }
+    private Submission() {}
 
     /**
      * Lays out {@code submission} under {@code into}.
@@ -57,13 +56,17 @@ final class Submission {
         List<Path> files;
         List<Path> mainFolders;
         try (Stream<Path> s = Files.walk(submission)) {
-            files = s.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p)).sorted().toList();
+            files = s.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))
+                    .sorted()
+                    .toList();
         }
         try (Stream<Path> s = Files.walk(submission, MAX_DEPTH)) {
-            // exercises/NN-name first (a whole copy of the course may also hold solutions/NN-name), then the shallowest.
+            // exercises/NN-name first (a whole copy of the course may also hold solutions/NN-name), then the
+            // shallowest.
             mainFolders = s.filter(p -> p.endsWith(Path.of("src", "main", "java")) && Files.isDirectory(p))
                     .sorted(Comparator.comparingInt((Path p) -> underExercises(p) ? 0 : 1)
-                            .thenComparingInt(Path::getNameCount).thenComparing(Comparator.naturalOrder()))
+                            .thenComparingInt(Path::getNameCount)
+                            .thenComparing(Comparator.naturalOrder()))
                     .toList();
         }
         Set<String> courseTests = new HashSet<>();
@@ -73,7 +76,8 @@ final class Submission {
             if (Files.isDirectory(hidden)) {
                 try (Stream<Path> s = Files.walk(hidden)) {
                     s.filter(p -> p.toString().endsWith(".java"))
-                            .forEach(p -> courseTests.add(hidden.relativize(p).toString().replace('\\', '/')));
+                            .forEach(p -> courseTests.add(
+                                    hidden.relativize(p).toString().replace('\\', '/')));
                 }
             }
         }
@@ -85,7 +89,13 @@ final class Submission {
             Path target = into.resolve("exercises").resolve(e).resolve("src/main/java");
             Files.createDirectories(target);
             Optional<Path> folder = mainFolders.stream()
-                    .filter(p -> p.getNameCount() > 3 && p.getParent().getParent().getParent().getFileName().toString().equals(e))
+                    .filter(p -> p.getNameCount() > 3
+                            && p.getParent()
+                                    .getParent()
+                                    .getParent()
+                                    .getFileName()
+                                    .toString()
+                                    .equals(e))
                     .findFirst();
             if (folder.isPresent()) {
                 for (Path f : files) {
@@ -129,9 +139,15 @@ final class Submission {
                 copy(f, target.resolve(rel));
                 taken.add(f.getFileName().toString());
             }
-            said.add(taken.isEmpty() ? "no file of this exercise in the submission: graded the course's stub"
-                    : "graded " + String.join(", ", taken) + (taken.size() < Pristine.files(e, Pristine.Kind.STUBS).size()
-                    ? " with the course's stubs for the rest" : ""));
+            said.add(
+                    taken.isEmpty()
+                            ? "no file of this exercise in the submission: graded the course's stub"
+                            : "graded " + String.join(", ", taken)
+                                    + (taken.size()
+                                                    < Pristine.files(e, Pristine.Kind.STUBS)
+                                                            .size()
+                                            ? " with the course's stubs for the rest"
+                                            : ""));
         }
         Files.writeString(into.resolve("course"), "#!/bin/sh\n"); // a course folder, as CourseRoot knows one
         return new Layout(into, notes);
@@ -141,7 +157,9 @@ final class Submission {
     private static boolean underExercises(Path mainJava) {
         Path exerciseFolder = mainJava.getParent().getParent().getParent();
         Path parent = exerciseFolder == null ? null : exerciseFolder.getParent();
-        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("exercises");
+        return parent != null
+                && parent.getFileName() != null
+                && parent.getFileName().toString().equals("exercises");
     }
 
     private static String packageOf(Path file) throws IOException {

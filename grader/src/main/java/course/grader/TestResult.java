@@ -14,8 +14,15 @@ package course.grader;
  *                   {@code after_due_date}, from the test's {@code visibility:...} tag
  * @param code       the test method's body, as the course's test source has it (empty when unknown)
  */
-public record TestResult(String exercise, String name, int score, int maxScore, boolean passed, String message,
-                         String visibility, String code) {
+public record TestResult(
+        String exercise,
+        String name,
+        int score,
+        int maxScore,
+        boolean passed,
+        String message,
+        String visibility,
+        String code) {
 
     /** The value of {@link #visibility()} for a test without a {@code visibility:...} tag. */
     public static final String VISIBLE = "visible";
@@ -26,8 +33,8 @@ public record TestResult(String exercise, String name, int score, int maxScore, 
     }
 
     /** A test whose code is not known. */
-    public TestResult(String exercise, String name, int score, int maxScore, boolean passed, String message,
-                      String visibility) {
+    public TestResult(
+            String exercise, String name, int score, int maxScore, boolean passed, String message, String visibility) {
         this(exercise, name, score, maxScore, passed, message, visibility, "");
     }
 

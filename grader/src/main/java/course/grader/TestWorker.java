@@ -20,9 +20,9 @@ import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.TagFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.TagFilter;
 import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -47,8 +47,7 @@ public final class TestWorker {
     /** The visibilities of the tests that only the trainer's profile runs. */
     static final List<String> HIDDEN = List.of("hidden", "after_due_date");
 
-    private TestWorker() {
-    }
+    private TestWorker() {}
 
     /**
      * Runs the tests.
@@ -72,7 +71,8 @@ public final class TestWorker {
         String timeout = args[1];
         String mode = args[2];
         List<String> items = Arrays.asList(args).subList(3, args.length);
-        Set<String> testClasses = Set.of(System.getProperty("course.grader.testClasses", "").split(","));
+        Set<String> testClasses =
+                Set.of(System.getProperty("course.grader.testClasses", "").split(","));
 
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(results, StandardCharsets.UTF_8), true);
         List<DiscoverySelector> selectors = items.stream()
@@ -80,10 +80,10 @@ public final class TestWorker {
                 .toList();
         LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
         if (!Boolean.getBoolean(HIDDEN_PROPERTY)) {
-            builder.filters(TagFilter.excludeTags(HIDDEN.stream().map(v -> VISIBILITY + v).toList()));
+            builder.filters(TagFilter.excludeTags(
+                    HIDDEN.stream().map(v -> VISIBILITY + v).toList()));
         }
-        LauncherDiscoveryRequest request = builder
-                .selectors(selectors)
+        LauncherDiscoveryRequest request = builder.selectors(selectors)
                 .configurationParameter("junit.jupiter.execution.timeout.default", timeout + " s")
                 .configurationParameter("junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD")
                 .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
@@ -94,8 +94,13 @@ public final class TestWorker {
         for (TestIdentifier root : plan.getRoots()) {
             for (TestIdentifier id : plan.getDescendants(root)) {
                 if (id.isTest()) { // in the order the test classes declare (@TestMethodOrder with @Order)
-                    out.println(Wire.line(Wire.PLAN, id.getUniqueId(), className(id), id.getDisplayName(),
-                            Integer.toString(points(id)), visibility(id)));
+                    out.println(Wire.line(
+                            Wire.PLAN,
+                            id.getUniqueId(),
+                            className(id),
+                            id.getDisplayName(),
+                            Integer.toString(points(id)),
+                            visibility(id)));
                 }
             }
         }

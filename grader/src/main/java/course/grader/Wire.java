@@ -19,8 +19,7 @@ final class Wire {
     /** Every selected test was run. */
     static final String DONE = "DONE";
 
-    private Wire() {
-    }
+    private Wire() {}
 
     static String line(String... fields) {
         StringBuilder sb = new StringBuilder();
@@ -56,12 +55,13 @@ final class Wire {
                 sb.setLength(0);
             } else if (c == '\\' && i + 1 < line.length()) {
                 char n = line.charAt(++i);
-                sb.append(switch (n) {
-                    case 't' -> '\t';
-                    case 'n' -> '\n';
-                    case 'r' -> '\r';
-                    default -> n;
-                });
+                sb.append(
+                        switch (n) {
+                            case 't' -> '\t';
+                            case 'n' -> '\n';
+                            case 'r' -> '\r';
+                            default -> n;
+                        });
             } else {
                 sb.append(c);
             }

@@ -31,6 +31,7 @@ class ClassReportIT {
 
     @TempDir
     static Path work;
+
     static Path classDir;
     static ClassReport report;
     static Path index;
@@ -60,7 +61,8 @@ class ClassReportIT {
         MutantsIT.applyMutant(MutantsIT.mutantsDir().resolve("02-cafe/serial-orders.diff"), carl);
         // 4. a mutant of 05, as an exercises/ folder
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("dana/exercises"));
-        MutantsIT.applyMutant(MutantsIT.mutantsDir().resolve("05-throttling/permit-leak.diff"),
+        MutantsIT.applyMutant(
+                MutantsIT.mutantsDir().resolve("05-throttling/permit-leak.diff"),
                 classDir.resolve("dana/exercises/05-throttling"));
         // 5. 02 does not compile
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("eve/exercises"));
@@ -69,8 +71,9 @@ class ClassReportIT {
         // 6. 05 calls System.exit, as one bare file (02 not handed in)
         Path throttle = Courses.find(Courses.solution("05-throttling"), "Throttle.java");
         Files.createDirectories(classDir.resolve("finn"));
-        Files.writeString(classDir.resolve("finn/Throttle.java"), Files.readString(throttle)
-                .replaceFirst("\\{", "{\n    static { System.exit(7); }\n"));
+        Files.writeString(
+                classDir.resolve("finn/Throttle.java"),
+                Files.readString(throttle).replaceFirst("\\{", "{\n    static { System.exit(7); }\n"));
 
         own.put("ada", classDir.resolve("ada"));
         own.put("bob", classDir.resolve("bob/vthreads-course"));
@@ -80,7 +83,10 @@ class ClassReportIT {
         own.put("finn", bareFilesCourse(classDir.resolve("finn"), "finn"));
 
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        report = ClassReport.grade(new Grader(Courses.root()), classDir, EXERCISES,
+        report = ClassReport.grade(
+                new Grader(Courses.root()),
+                classDir,
+                EXERCISES,
                 new PrintStream(console, true, StandardCharsets.UTF_8));
         progress = console.toString(StandardCharsets.UTF_8);
         System.out.print(progress);
@@ -95,8 +101,11 @@ class ClassReportIT {
             for (Path f : s.toList()) {
                 Path stub = null;
                 for (String e : EXERCISES) {
-                    try (var w = Files.walk(course.resolve("exercises").resolve(e).resolve("src/main/java"))) {
-                        Path found = w.filter(p -> p.getFileName().equals(f.getFileName())).findFirst().orElse(null);
+                    try (var w =
+                            Files.walk(course.resolve("exercises").resolve(e).resolve("src/main/java"))) {
+                        Path found = w.filter(p -> p.getFileName().equals(f.getFileName()))
+                                .findFirst()
+                                .orElse(null);
                         stub = found != null ? found : stub;
                     }
                 }
@@ -119,12 +128,18 @@ class ClassReportIT {
             for (Map.Entry<String, Path> e : own.entrySet()) {
                 String golden = Map.of("ada", "solution", "bob", "stubs").get(e.getKey());
                 if (golden != null) {
-                    graded.put(e.getKey(), java.util.concurrent.CompletableFuture.completedFuture(goldenScores(golden)));
+                    graded.put(
+                            e.getKey(), java.util.concurrent.CompletableFuture.completedFuture(goldenScores(golden)));
                     continue;
                 }
                 Files.writeString(e.getValue().resolve("course"), "#!/bin/sh\n");
-                graded.put(e.getKey(), pool.submit(() -> new Grader(e.getValue()).grade(EXERCISES, Grader.Source.EXERCISES)
-                        .exercises().stream().flatMap(x -> x.tests().stream()).mapToInt(TestResult::score).toArray()));
+                graded.put(
+                        e.getKey(),
+                        pool.submit(() -> new Grader(e.getValue())
+                                .grade(EXERCISES, Grader.Source.EXERCISES).exercises().stream()
+                                        .flatMap(x -> x.tests().stream())
+                                        .mapToInt(TestResult::score)
+                                        .toArray()));
             }
         }
         for (int row = 0; row < csv.rowCount(); row++) {
@@ -132,9 +147,12 @@ class ClassReportIT {
             int[] expected = graded.get(learner).get();
             int r = row;
             int[] actual = report.tests().stream()
-                    .mapToInt(k -> ((Number) csv.column(k.label()).get(r)).intValue()).toArray();
+                    .mapToInt(k -> ((Number) csv.column(k.label()).get(r)).intValue())
+                    .toArray();
             assertArrayEquals(expected, actual, learner + ": per-test points, alone " + Arrays.toString(expected));
-            assertEquals(Arrays.stream(expected).sum(), ((Number) csv.column("score").get(row)).intValue(),
+            assertEquals(
+                    Arrays.stream(expected).sum(),
+                    ((Number) csv.column("score").get(row)).intValue(),
                     learner + ": score");
         }
     }
@@ -143,7 +161,9 @@ class ClassReportIT {
     private static int[] goldenScores(String kind) throws java.io.IOException {
         List<Integer> scores = new java.util.ArrayList<>();
         for (String e : EXERCISES) {
-            for (var test : GoldenResultsIT.JSON.readTree(GoldenResultsIT.golden(e, kind).toFile()).get("tests")) {
+            for (var test : GoldenResultsIT.JSON
+                    .readTree(GoldenResultsIT.golden(e, kind).toFile())
+                    .get("tests")) {
                 scores.add(test.get("score").asInt());
             }
         }
@@ -159,13 +179,19 @@ class ClassReportIT {
                 () -> assertEquals(23, max, "02-cafe and 05-throttling"),
                 () -> assertEquals(max, by.get("ada").score(), "the solutions"),
                 () -> assertEquals(0, by.get("bob").score(), "the stubs"),
-                () -> assertTrue(by.get("carl").score() > 0 && by.get("carl").score() < max, "mutant 02: " + by.get("carl").score()),
-                () -> assertTrue(by.get("dana").score() > 0 && by.get("dana").score() < max, "mutant 05: " + by.get("dana").score()),
+                () -> assertTrue(
+                        by.get("carl").score() > 0 && by.get("carl").score() < max,
+                        "mutant 02: " + by.get("carl").score()),
+                () -> assertTrue(
+                        by.get("dana").score() > 0 && by.get("dana").score() < max,
+                        "mutant 05: " + by.get("dana").score()),
                 () -> assertEquals(13, by.get("eve").score(), "02 does not compile, 05 is right"),
-                () -> assertTrue(by.get("eve").problems().startsWith("02-cafe: your code does not compile:"),
+                () -> assertTrue(
+                        by.get("eve").problems().startsWith("02-cafe: your code does not compile:"),
                         by.get("eve").problems()),
                 () -> assertEquals(0, by.get("finn").score(), "System.exit in 05, 02 not handed in"),
-                () -> assertTrue(by.get("finn").find(report.tests().getLast()).message().contains("System.exit(7)"),
+                () -> assertTrue(
+                        by.get("finn").find(report.tests().getLast()).message().contains("System.exit(7)"),
                         by.get("finn").find(report.tests().getLast()).message()));
     }
 
@@ -173,7 +199,9 @@ class ClassReportIT {
     void theConsoleShowsProgressAndTheTimePerLearner() {
         assertTrue(progress.contains("[1/6] ada …"), progress);
         assertTrue(progress.matches("(?s).*\\[6/6] finn: 0/23 points in \\d+\\.\\d s.*"), progress);
-        assertTrue(report.summaryLine().matches("6 learners graded in \\d+ s \\(\\d+\\.\\d s per learner\\); mean score .*"),
+        assertTrue(
+                report.summaryLine()
+                        .matches("6 learners graded in \\d+ s \\(\\d+\\.\\d s per learner\\); mean score .*"),
                 report.summaryLine());
     }
 
@@ -191,10 +219,17 @@ class ClassReportIT {
                 () -> assertTrue(html.contains("<img src=\"scores.png\""), "the histogram"),
                 () -> assertTrue(html.contains("class-report.csv"), "a link to the CSV"),
                 () -> assertEquals(report.tests().size(), stats.size(), "one row per test"),
-                () -> assertTrue(html.indexOf(ClassReport.esc(worst.key().label())) < html.indexOf(
-                        ClassReport.esc(stats.getLast().key().label())), "worst first in the page"),
-                () -> assertTrue(worst.commonCount() >= 1 && html.contains(ClassReport.esc(
-                        worst.commonFailure().length() > 100 ? worst.commonFailure().substring(0, 100) : worst.commonFailure())),
+                () -> assertTrue(
+                        html.indexOf(ClassReport.esc(worst.key().label()))
+                                < html.indexOf(
+                                        ClassReport.esc(stats.getLast().key().label())),
+                        "worst first in the page"),
+                () -> assertTrue(
+                        worst.commonCount() >= 1
+                                && html.contains(ClassReport.esc(
+                                        worst.commonFailure().length() > 100
+                                                ? worst.commonFailure().substring(0, 100)
+                                                : worst.commonFailure())),
                         "the most common failure: " + worst.commonFailure()),
                 () -> assertTrue(html.contains("s per learner"), "the time per learner"));
     }

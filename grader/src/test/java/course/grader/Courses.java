@@ -8,8 +8,7 @@ import java.util.stream.Stream;
 
 /** Helpers for the grader's tests: the course folder, and throw-away course folders built from it. */
 final class Courses {
-    private Courses() {
-    }
+    private Courses() {}
 
     /** The course folder these tests run in. */
     static Path root() {
@@ -29,7 +28,8 @@ final class Courses {
         Path course = dir.resolve("course-copy");
         for (String e : Grader.exercises()) {
             copyTree(solution(e), course.resolve("exercises").resolve(e).resolve("src/main/java"));
-            copyTree(root().resolve("exercises").resolve(e).resolve("src/test/java"),
+            copyTree(
+                    root().resolve("exercises").resolve(e).resolve("src/test/java"),
                     course.resolve("exercises").resolve(e).resolve("src/test/java"));
         }
         Files.writeString(course.resolve("course"), "#!/bin/sh\n");
@@ -40,7 +40,9 @@ final class Courses {
     static Path stubCourse(Path dir) throws IOException {
         Path course = dir.resolve("course-copy");
         for (String e : Grader.exercises()) {
-            copyTree(root().resolve("exercises").resolve(e).resolve("src"), course.resolve("exercises").resolve(e).resolve("src"));
+            copyTree(
+                    root().resolve("exercises").resolve(e).resolve("src"),
+                    course.resolve("exercises").resolve(e).resolve("src"));
         }
         Files.writeString(course.resolve("course"), "#!/bin/sh\n");
         return course;
@@ -49,7 +51,8 @@ final class Courses {
     /** Finds the one file named {@code name} under {@code dir}. */
     static Path find(Path dir, String name) throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(p -> p.getFileName().toString().equals(name)).findFirst()
+            return s.filter(p -> p.getFileName().toString().equals(name))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException(name + " not found under " + dir));
         }
     }

@@ -25,9 +25,11 @@ class ExerciseTestOrderTest {
 
     static List<Path> testClasses() throws IOException {
         Path root = Courses.root();
-        try (Stream<Path> s = Stream.concat(Files.walk(root.resolve("exercises")), Files.walk(root.resolve("trainer")))) {
+        try (Stream<Path> s =
+                Stream.concat(Files.walk(root.resolve("exercises")), Files.walk(root.resolve("trainer")))) {
             return s.filter(p -> p.toString().replace('\\', '/').matches(".*/\\d\\d-[^/]+/src/test/java/.*Test\\.java"))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -38,11 +40,15 @@ class ExerciseTestOrderTest {
         for (Path file : classes) {
             String text = Files.readString(file);
             long tests = TEST.matcher(text).results().count();
-            assertTrue(text.contains("@TestMethodOrder(MethodOrderer.OrderAnnotation.class)"),
+            assertTrue(
+                    text.contains("@TestMethodOrder(MethodOrderer.OrderAnnotation.class)"),
                     file + ": no @TestMethodOrder(MethodOrderer.OrderAnnotation.class)");
             Matcher m = ORDER.matcher(text);
-            List<Integer> orders = m.results().map(r -> Integer.parseInt(r.group(1))).toList();
-            assertEquals(IntStream.rangeClosed(1, (int) tests).boxed().toList(), orders,
+            List<Integer> orders =
+                    m.results().map(r -> Integer.parseInt(r.group(1))).toList();
+            assertEquals(
+                    IntStream.rangeClosed(1, (int) tests).boxed().toList(),
+                    orders,
                     file + ": its " + tests + " tests must carry @Order(1) to @Order(" + tests + "), in source order");
         }
     }

@@ -52,13 +52,18 @@ class GoldenResultsIT {
         try (Stream<Path> s = Files.list(Courses.root().resolve("exercises"))) {
             return s.filter(p -> p.getFileName().toString().matches("\\d\\d-[a-z0-9-]+"))
                     .filter(p -> Files.isDirectory(p.resolve("src")))
-                    .map(p -> p.getFileName().toString()).sorted().toList();
+                    .map(p -> p.getFileName().toString())
+                    .sorted()
+                    .toList();
         }
     }
 
     /** The golden file's path in the source tree (not the copy on the class path). */
     static Path golden(String exercise, String kind) {
-        return Courses.root().resolve("grader/src/test/resources/golden").resolve(exercise).resolve(kind + ".json");
+        return Courses.root()
+                .resolve("grader/src/test/resources/golden")
+                .resolve(exercise)
+                .resolve(kind + ".json");
     }
 
     /**
@@ -90,29 +95,43 @@ class GoldenResultsIT {
         List<DynamicTest> tests = new ArrayList<>();
         for (String exercise : exercises) {
             Path stub = Courses.root().resolve("exercises").resolve(exercise).resolve("src/main/java");
-            tests.add(check(exercise, "stubs", Grader.Source.EXERCISES,
-                    POOL.submit(() -> grader.grade(exercise, stub, null)), false));
-            tests.add(check(exercise, "solution", Grader.Source.SOLUTIONS,
-                    POOL.submit(() -> grader.grade(exercise, Courses.solution(exercise), null)), false));
+            tests.add(check(
+                    exercise,
+                    "stubs",
+                    Grader.Source.EXERCISES,
+                    POOL.submit(() -> grader.grade(exercise, stub, null)),
+                    false));
+            tests.add(check(
+                    exercise,
+                    "solution",
+                    Grader.Source.SOLUTIONS,
+                    POOL.submit(() -> grader.grade(exercise, Courses.solution(exercise), null)),
+                    false));
             Path diff = firstMutant(exercise);
             Path sources = work.resolve(exercise).resolve("mutant");
             Courses.copyTree(Courses.solution(exercise), sources);
             MutantsIT.applyMutant(diff, sources);
-            tests.add(check(exercise, "mutant", Grader.Source.SUBMISSION,
-                    POOL.submit(() -> grader.grade(exercise, sources, null)), true));
+            tests.add(check(
+                    exercise,
+                    "mutant",
+                    Grader.Source.SUBMISSION,
+                    POOL.submit(() -> grader.grade(exercise, sources, null)),
+                    true));
         }
         return tests;
     }
 
     static Path firstMutant(String exercise) throws Exception {
         try (Stream<Path> s = Files.list(MutantsIT.mutantsDir().resolve(exercise))) {
-            return s.filter(p -> p.toString().endsWith(".diff")).sorted().findFirst()
+            return s.filter(p -> p.toString().endsWith(".diff"))
+                    .sorted()
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError(exercise + " has no mutant"));
         }
     }
 
-    private static DynamicTest check(String exercise, String kind, Grader.Source source, Future<ExerciseResult> graded,
-                                     boolean mutant) {
+    private static DynamicTest check(
+            String exercise, String kind, Grader.Source source, Future<ExerciseResult> graded, boolean mutant) {
         return DynamicTest.dynamicTest(exercise + "/" + kind, () -> {
             ExerciseResult r = graded.get();
             assertTrue(r.problems().isEmpty() || kind.equals("stubs"), "graded: " + r.problems());
@@ -129,7 +148,9 @@ class GoldenResultsIT {
                 return;
             }
             assertTrue(Files.isRegularFile(file), file + " is missing: generate it (see this class's comment)");
-            assertEquals(Files.readString(file, StandardCharsets.UTF_8), actual,
+            assertEquals(
+                    Files.readString(file, StandardCharsets.UTF_8),
+                    actual,
                     "results.json of " + exercise + "/" + kind + " differs from " + file);
         });
     }

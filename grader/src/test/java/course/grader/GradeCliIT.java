@@ -18,8 +18,11 @@ class GradeCliIT {
     void aSolutionScoresFullMarksWithRequireFull() throws Exception {
         // GoldenResultsIT grades every solution; one is enough to test the options here.
         Path json = work.resolve("r.json");
-        assertEquals(0, GradeCli.run("05-throttling", "--solutions", "--require-full", "--json", json.toString(),
-                "--leaderboard"), "exit code");
+        assertEquals(
+                0,
+                GradeCli.run(
+                        "05-throttling", "--solutions", "--require-full", "--json", json.toString(), "--leaderboard"),
+                "exit code");
         JsonNode r = new ObjectMapper().readTree(json.toFile());
         assertEquals(13, r.get("max_score").asInt(), "max_score");
         assertEquals(13, r.get("score").asInt(), "score");
@@ -34,7 +37,8 @@ class GradeCliIT {
     @Test
     void requireFullFailsBelowFullMarksButPlainGradingDoesNot() {
         // The course's exercises/ holds the stubs in this repository: 03 scores 0 of 16.
-        String stub = Courses.root().resolve("exercises/03-batch-math/src/main/java/course/exercises/batchmath/BatchMath.java")
+        String stub = Courses.root()
+                .resolve("exercises/03-batch-math/src/main/java/course/exercises/batchmath/BatchMath.java")
                 .toString();
         assertTrue(new java.io.File(stub).isFile(), stub);
         assertEquals(0, GradeCli.run("03-batch-math"), "exit code without --require-full");
@@ -50,12 +54,16 @@ class GradeCliIT {
         assertEquals("fail", r.get("status").asText(), "the stubs fail");
         assertEquals(11, r.get("tests").size(), "tests");
         for (JsonNode t : r.get("tests")) {
-            assertEquals(java.util.Set.of("name", "test_code", "status", "message", "output", "task_id"),
-                    java.util.Set.copyOf(iterate(t.fieldNames())), "fields of " + t);
+            assertEquals(
+                    java.util.Set.of("name", "test_code", "status", "message", "output", "task_id"),
+                    java.util.Set.copyOf(iterate(t.fieldNames())),
+                    "fields of " + t);
             assertEquals(3, t.get("task_id").asInt(), "task_id: notebook 03");
             assertEquals("fail", t.get("status").asText());
             assertTrue(t.get("test_code").asText().contains("BatchMath."), "test_code: " + t.get("test_code"));
-            assertTrue(t.get("message").asText().contains("not written yet"), t.get("message").asText());
+            assertTrue(
+                    t.get("message").asText().contains("not written yet"),
+                    t.get("message").asText());
         }
         assertTrue(r.get("tests").get(0).get("name").asText().startsWith("03-batch-math › "));
         assertEquals(2, GradeCli.run("03-batch-math", "--format", "junit"), "an unknown format");

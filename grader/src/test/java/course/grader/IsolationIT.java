@@ -22,22 +22,32 @@ import org.junit.jupiter.api.io.TempDir;
 class IsolationIT {
     @TempDir
     static Path work;
+
     static Map<String, ExerciseResult> graded;
 
     @BeforeAll
     static void gradeABrokenCourse() throws Exception {
         Path course = Courses.solvedCourse(work);
         Path threadCost = Courses.find(course.resolve("exercises/01-thread-cost"), "ThreadCost.java");
-        Files.writeString(threadCost, Files.readString(threadCost)
-                .replace("long start = System.nanoTime();", "long start = System.nanoTime()"));
+        Files.writeString(
+                threadCost,
+                Files.readString(threadCost)
+                        .replace("long start = System.nanoTime();", "long start = System.nanoTime()"));
         Path cafe = Courses.find(course.resolve("exercises/02-cafe"), "Cafe.java");
-        Files.writeString(cafe, Files.readString(cafe)
-                .replace("Objects.requireNonNull(brewTime, \"brewTime\");", "while (staff != null) { } // loops forever"));
+        Files.writeString(
+                cafe,
+                Files.readString(cafe)
+                        .replace(
+                                "Objects.requireNonNull(brewTime, \"brewTime\");",
+                                "while (staff != null) { } // loops forever"));
         Path workloads = Courses.find(course.resolve("exercises/04-io-vs-cpu"), "Workloads.java");
-        Files.writeString(workloads, Files.readString(workloads)
-                .replace("Objects.requireNonNull(wait, \"wait\");", "System.exit(1);")
-                .replace("return switch (Objects.requireNonNull(kind, \"kind\")) {",
-                        "System.exit(1);\n        return switch (Objects.requireNonNull(kind, \"kind\")) {"));
+        Files.writeString(
+                workloads,
+                Files.readString(workloads)
+                        .replace("Objects.requireNonNull(wait, \"wait\");", "System.exit(1);")
+                        .replace(
+                                "return switch (Objects.requireNonNull(kind, \"kind\")) {",
+                                "System.exit(1);\n        return switch (Objects.requireNonNull(kind, \"kind\")) {"));
         GradeReport report = new Grader(course).grade(List.of(), Grader.Source.EXERCISES);
         System.out.print(report.toText());
         graded = report.exercises().stream().collect(Collectors.toMap(ExerciseResult::exercise, Function.identity()));
@@ -50,11 +60,17 @@ class IsolationIT {
                 () -> assertEquals(0, r.score(), "score"),
                 () -> assertEquals(11, r.maxScore(), "the tests are still listed with their points"),
                 () -> assertEquals("your code does not compile:", r.problems().getFirst()),
-                () -> assertTrue(r.problems().get(1).startsWith(
-                        "exercises/01-thread-cost/src/main/java/course/exercises/threadcost/ThreadCost.java:"),
+                () -> assertTrue(
+                        r.problems()
+                                .get(1)
+                                .startsWith(
+                                        "exercises/01-thread-cost/src/main/java/course/exercises/threadcost/ThreadCost.java:"),
                         "the error names the learner's file and line: " + r.problems()),
-                () -> assertTrue(r.problems().get(1).contains("';' expected"), r.problems().get(1)),
-                () -> assertTrue(r.tests().stream().allMatch(t -> t.message().startsWith("not graded: ")),
+                () -> assertTrue(
+                        r.problems().get(1).contains("';' expected"),
+                        r.problems().get(1)),
+                () -> assertTrue(
+                        r.tests().stream().allMatch(t -> t.message().startsWith("not graded: ")),
                         "every test says why it was not graded"));
     }
 
@@ -64,7 +80,8 @@ class IsolationIT {
         assertAll(
                 () -> assertEquals(0, r.score(), "score"),
                 () -> assertEquals(10, r.maxScore(), "max score"),
-                () -> assertTrue(r.tests().stream().allMatch(t -> t.message().contains("timed out")),
+                () -> assertTrue(
+                        r.tests().stream().allMatch(t -> t.message().contains("timed out")),
                         "every test timed out: " + r.tests()));
     }
 
@@ -74,7 +91,8 @@ class IsolationIT {
         assertAll(
                 () -> assertEquals(0, r.score(), "score"),
                 () -> assertEquals(11, r.maxScore(), "max score"),
-                () -> assertTrue(r.tests().stream().allMatch(t -> t.message().contains("System.exit(1)")),
+                () -> assertTrue(
+                        r.tests().stream().allMatch(t -> t.message().contains("System.exit(1)")),
                         "every test names the System.exit: " + r.tests()));
     }
 

@@ -22,7 +22,8 @@ class ManifestTest {
         Path root = Courses.root();
         Map<String, String> onDisk = new TreeMap<>();
         try (Stream<Path> s = Files.walk(root.resolve("exercises"))) {
-            for (Path p : s.filter(f -> f.toString().endsWith(".java") && Files.isRegularFile(f)).toList()) {
+            for (Path p : s.filter(f -> f.toString().endsWith(".java") && Files.isRegularFile(f))
+                    .toList()) {
                 String rel = root.relativize(p).toString().replace('\\', '/');
                 if (rel.matches("exercises/[^/]+/src/(main|test)/java/.*")) {
                     onDisk.put(rel, Pristine.sha256(Files.readAllBytes(p)));
@@ -43,7 +44,9 @@ class ManifestTest {
         assertEquals(Pristine.sha256(lf), Pristine.sha256(crlf));
         // sha256sum of the LF file, as the manifest is made
         assertEquals("665de682b44513bbe5d067484557236e3dcc2f84e31df3aa074238c5690f5513", Pristine.sha256(crlf));
-        assertTrue(!Pristine.sha256(lf).equals(Pristine.sha256("class B {\n}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))),
+        assertTrue(
+                !Pristine.sha256(lf)
+                        .equals(Pristine.sha256("class B {\n}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))),
                 "another file, another hash");
     }
 
@@ -52,7 +55,9 @@ class ManifestTest {
         List<String> folders;
         try (Stream<Path> s = Files.list(Courses.root().resolve("exercises"))) {
             folders = s.filter(p -> Files.isDirectory(p.resolve("src/test/java")))
-                    .map(p -> p.getFileName().toString()).sorted().toList();
+                    .map(p -> p.getFileName().toString())
+                    .sorted()
+                    .toList();
         }
         assertEquals(folders, Grader.exercises(), "the exercises the grader knows");
         assertTrue(folders.size() >= 5, "exercises: " + folders);

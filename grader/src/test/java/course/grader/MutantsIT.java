@@ -46,7 +46,11 @@ class MutantsIT {
         try (Stream<Path> exercises = Files.list(mutantsDir())) {
             for (Path ex : exercises.sorted().toList()) {
                 try (Stream<Path> ms = Files.list(ex)) {
-                    all.put(ex.getFileName().toString(), ms.filter(m -> m.toString().endsWith(".diff")).sorted().toList());
+                    all.put(
+                            ex.getFileName().toString(),
+                            ms.filter(m -> m.toString().endsWith(".diff"))
+                                    .sorted()
+                                    .toList());
                 }
             }
         }
@@ -66,7 +70,8 @@ class MutantsIT {
         }
         assertFalse(unified.getFiles().isEmpty(), diff + " changes no file");
         for (UnifiedDiffFile file : unified.getFiles()) {
-            Path target = Courses.find(sources, Path.of(file.getToFile()).getFileName().toString());
+            Path target = Courses.find(
+                    sources, Path.of(file.getToFile()).getFileName().toString());
             List<String> original = Files.readAllLines(target);
             List<String> patched = file.getPatch().applyTo(original);
             assertNotEquals(original, patched, diff + " leaves " + target.getFileName() + " as it is");
@@ -85,7 +90,8 @@ class MutantsIT {
     List<DynamicTest> everyMutantScoresBelowFullMarks() throws Exception {
         Grader grader = new Grader(Courses.root());
         // One mutant graded per core at a time (each grade forks a test JVM); each test waits for its own grade.
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        ExecutorService pool =
+                Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
         List<DynamicTest> tests = new ArrayList<>();
         for (Map.Entry<String, List<Path>> e : mutants().entrySet()) {
             String exercise = e.getKey();
@@ -100,13 +106,15 @@ class MutantsIT {
                     ExerciseResult r = graded.get();
                     assertTrue(r.problems().isEmpty(), "the mutant should compile and run: " + r.problems());
                     assertTrue(r.maxScore() > 0, "no tests were graded");
-                    String caughtBy = r.tests().stream().filter(t -> !t.passed())
-                            .map(t -> t.name() + " [" + t.message().lines().findFirst().orElse("") + "]")
+                    String caughtBy = r.tests().stream()
+                            .filter(t -> !t.passed())
+                            .map(t -> t.name() + " ["
+                                    + t.message().lines().findFirst().orElse("") + "]")
                             .collect(Collectors.joining("\n  "));
-                    System.out.printf("%s/%s: %d/%d%n  %s%n", exercise, name, r.score(),
-                            r.maxScore(), caughtBy);
-                    assertTrue(r.score() < r.maxScore(), "the mutant scored full marks: " + r.score() + "/"
-                            + r.maxScore());
+                    System.out.printf("%s/%s: %d/%d%n  %s%n", exercise, name, r.score(), r.maxScore(), caughtBy);
+                    assertTrue(
+                            r.score() < r.maxScore(),
+                            "the mutant scored full marks: " + r.score() + "/" + r.maxScore());
                     assertFalse(caughtBy.isEmpty(), "some test must fail");
                 }));
             }

@@ -23,6 +23,7 @@ import tech.tablesaw.api.Table;
 class StubsAndTamperingIT {
     @TempDir
     static Path work;
+
     static GradeReport stubs;
 
     @BeforeAll
@@ -32,16 +33,20 @@ class StubsAndTamperingIT {
 
     /** The course's exercise folders, and the points their test sources declare, read from the files themselves. */
     static final List<Path> EXERCISES;
+
     static final int POINTS, TESTS;
 
     static {
         try (var dirs = java.nio.file.Files.list(Courses.root().resolve("exercises"))) {
-            EXERCISES = dirs.filter(d -> d.getFileName().toString().matches("\\d\\d-.+")).sorted().toList();
+            EXERCISES = dirs.filter(d -> d.getFileName().toString().matches("\\d\\d-.+"))
+                    .sorted()
+                    .toList();
             int points = 0, tests = 0;
             var tag = java.util.regex.Pattern.compile("@Tag\\(\"points:(\\d+)\"\\)");
             for (Path e : EXERCISES) {
                 try (var files = java.nio.file.Files.walk(e.resolve("src/test/java"))) {
-                    for (Path f : files.filter(x -> x.toString().endsWith(".java")).toList()) {
+                    for (Path f :
+                            files.filter(x -> x.toString().endsWith(".java")).toList()) {
                         String src = java.nio.file.Files.readString(f);
                         var m = tag.matcher(src);
                         while (m.find()) points += Integer.parseInt(m.group(1));
@@ -68,9 +73,12 @@ class StubsAndTamperingIT {
     void everyStubFailureSaysWhatIsMissingWithoutAStackTrace() {
         for (ExerciseResult e : stubs.exercises()) {
             for (TestResult t : e.tests()) {
-                assertAll(e.exercise() + " › " + t.name(),
+                assertAll(
+                        e.exercise() + " › " + t.name(),
                         () -> assertTrue(t.message().contains("is not written yet"), t.message()),
-                        () -> assertTrue(t.message().length() < 1000, "message too long: " + t.message().length()),
+                        () -> assertTrue(
+                                t.message().length() < 1000,
+                                "message too long: " + t.message().length()),
                         () -> assertFalse(t.message().contains("\tat "), "stack frames in: " + t.message()),
                         () -> assertFalse(t.message().contains("at java.base/"), "stack frames in: " + t.message()));
             }
@@ -82,8 +90,8 @@ class StubsAndTamperingIT {
         Path course = Courses.stubCourse(work.resolve("tampered"));
         // The learner "fixes" the tests: every test body is replaced by nothing, so every test would pass.
         Path test = Courses.find(course.resolve("exercises/01-thread-cost"), "ThreadCostTest.java");
-        String edited = Files.readString(test).replaceAll("(?s)void (\\w+)\\(\\) throws InterruptedException \\{.*?\\n    }",
-                "void $1() { }");
+        String edited = Files.readString(test)
+                .replaceAll("(?s)void (\\w+)\\(\\) throws InterruptedException \\{.*?\\n    }", "void $1() { }");
         assertTrue(!edited.equals(Files.readString(test)), "the edit must change the file");
         Files.writeString(test, edited);
         Files.writeString(test.resolveSibling("ExtraTest.java"), """
@@ -97,15 +105,20 @@ class StubsAndTamperingIT {
         assertAll(
                 () -> assertEquals(0, r.score(), "score with an edited test file"),
                 () -> assertEquals(untouched.maxScore(), r.maxScore(), "max score with an edited test file"),
-                () -> assertEquals(untouched.tests().stream().map(TestResult::name).toList(),
-                        r.tests().stream().map(TestResult::name).toList(), "the tests that ran"),
-                () -> assertEquals(List.of(
-                        "exercises/01-thread-cost/src/test/java/course/exercises/threadcost/ThreadCostTest.java differs"
-                                + " from the course's copy: graded with the course's own copy (`git checkout --"
-                                + " exercises/01-thread-cost/src/test/java/course/exercises/threadcost/ThreadCostTest.java`"
-                                + " restores yours)",
-                        "exercises/01-thread-cost/src/test/java/course/exercises/threadcost/ExtraTest.java is not one"
-                                + " of the course's tests: not run"), r.notes(), "one line per edited or extra file"),
+                () -> assertEquals(
+                        untouched.tests().stream().map(TestResult::name).toList(),
+                        r.tests().stream().map(TestResult::name).toList(),
+                        "the tests that ran"),
+                () -> assertEquals(
+                        List.of(
+                                "exercises/01-thread-cost/src/test/java/course/exercises/threadcost/ThreadCostTest.java differs"
+                                        + " from the course's copy: graded with the course's own copy (`git checkout --"
+                                        + " exercises/01-thread-cost/src/test/java/course/exercises/threadcost/ThreadCostTest.java`"
+                                        + " restores yours)",
+                                "exercises/01-thread-cost/src/test/java/course/exercises/threadcost/ExtraTest.java is not one"
+                                        + " of the course's tests: not run"),
+                        r.notes(),
+                        "one line per edited or extra file"),
                 () -> assertTrue(report.toText().contains("an edited test file is never run"), report.toText()));
     }
 
@@ -118,13 +131,17 @@ class StubsAndTamperingIT {
                 package course.exercises.throttling;
                 class ThrottleTest { }
                 """);
-        ExerciseResult r = new Grader(course).grade(List.of("05-throttling"), Grader.Source.EXERCISES)
-                .exercises().getFirst();
+        ExerciseResult r = new Grader(course)
+                .grade(List.of("05-throttling"), Grader.Source.EXERCISES)
+                .exercises()
+                .getFirst();
         ExerciseResult untouched = stubs.exercises().get(4);
         assertAll(
                 () -> assertEquals(0, r.score(), "score"),
-                () -> assertEquals(untouched.tests().stream().map(TestResult::name).toList(),
-                        r.tests().stream().map(TestResult::name).toList(), "the course's tests ran"));
+                () -> assertEquals(
+                        untouched.tests().stream().map(TestResult::name).toList(),
+                        r.tests().stream().map(TestResult::name).toList(),
+                        "the course's tests ran"));
     }
 
     @Test
@@ -140,8 +157,10 @@ class StubsAndTamperingIT {
         assertTrue(json.has("execution_time"), "execution_time");
         assertEquals(TESTS, json.get("tests").size(), "tests");
         for (JsonNode t : json.get("tests")) {
-            assertEquals(Set.of("name", "number", "score", "max_score", "status", "output", "visibility"),
-                    Set.copyOf(iterate(t.fieldNames())), "fields of " + t);
+            assertEquals(
+                    Set.of("name", "number", "score", "max_score", "status", "output", "visibility"),
+                    Set.copyOf(iterate(t.fieldNames())),
+                    "fields of " + t);
             assertTrue(t.get("number").asText().matches("[1-9]\\d*\\.\\d+"), "number of " + t);
             assertEquals("visible", t.get("visibility").asText(), "the learner's profile runs no hidden test");
             assertEquals("failed", t.get("status").asText());

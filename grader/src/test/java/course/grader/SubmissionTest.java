@@ -21,12 +21,16 @@ class SubmissionTest {
         Path repo = work.resolve("in/my-repo");
         Courses.copyTree(Courses.root().resolve("exercises/02-cafe/src"), repo.resolve("exercises/02-cafe/src"));
         Courses.copyTree(Courses.solution("02-cafe"), repo.resolve("solutions/02-cafe/src/main/java"));
-        Submission.Layout layout = Submission.layout(Courses.root(), work.resolve("in"), List.of("02-cafe"),
-                work.resolve("out"));
+        Submission.Layout layout =
+                Submission.layout(Courses.root(), work.resolve("in"), List.of("02-cafe"), work.resolve("out"));
         Path cafe = layout.sources("02-cafe").resolve("course/exercises/cafe/Cafe.java");
-        assertEquals(Files.readString(repo.resolve("exercises/02-cafe/src/main/java/course/exercises/cafe/Cafe.java")),
-                Files.readString(cafe), "the learner's exercises/ copy, not solutions/");
-        assertEquals(List.of("graded my-repo/exercises/02-cafe/src/main/java"), layout.notes().get("02-cafe"));
+        assertEquals(
+                Files.readString(repo.resolve("exercises/02-cafe/src/main/java/course/exercises/cafe/Cafe.java")),
+                Files.readString(cafe),
+                "the learner's exercises/ copy, not solutions/");
+        assertEquals(
+                List.of("graded my-repo/exercises/02-cafe/src/main/java"),
+                layout.notes().get("02-cafe"));
     }
 
     @Test
@@ -35,18 +39,25 @@ class SubmissionTest {
         Files.copy(Courses.solution("02-cafe").resolve("course/exercises/cafe/Cafe.java"), in.resolve("Cafe.java"));
         Files.writeString(in.resolve("CafeTest.java"), "package course.exercises.cafe;\nclass CafeTest { }\n");
         Files.writeString(in.resolve("Notes.java"), "// my notes\npackage somewhere.else;\nclass Notes { }\n");
-        Submission.Layout layout = Submission.layout(Courses.root(), in, List.of("02-cafe", "05-throttling"),
-                work.resolve("out"));
+        Submission.Layout layout =
+                Submission.layout(Courses.root(), in, List.of("02-cafe", "05-throttling"), work.resolve("out"));
         Path cafe = layout.sources("02-cafe").resolve("course/exercises/cafe");
         assertAll(
-                () -> assertEquals(Files.readString(in.resolve("Cafe.java")), Files.readString(cafe.resolve("Cafe.java"))),
+                () -> assertEquals(
+                        Files.readString(in.resolve("Cafe.java")), Files.readString(cafe.resolve("Cafe.java"))),
                 () -> assertTrue(Files.isRegularFile(cafe.resolve("CafeReport.java")), "the stub of CafeReport"),
                 () -> assertFalse(Files.exists(cafe.resolve("CafeTest.java")), "a file named like a course test"),
-                () -> assertEquals(List.of("CafeTest.java is named like one of the course's tests: not used",
-                        "graded Cafe.java with the course's stubs for the rest"), layout.notes().get("02-cafe")),
-                () -> assertEquals(List.of("no file of this exercise in the submission: graded the course's stub"),
+                () -> assertEquals(
+                        List.of(
+                                "CafeTest.java is named like one of the course's tests: not used",
+                                "graded Cafe.java with the course's stubs for the rest"),
+                        layout.notes().get("02-cafe")),
+                () -> assertEquals(
+                        List.of("no file of this exercise in the submission: graded the course's stub"),
                         layout.notes().get("05-throttling")),
-                () -> assertTrue(Files.isRegularFile(layout.sources("05-throttling")
-                        .resolve("course/exercises/throttling/Throttle.java")), "the stub of 05"));
+                () -> assertTrue(
+                        Files.isRegularFile(
+                                layout.sources("05-throttling").resolve("course/exercises/throttling/Throttle.java")),
+                        "the stub of 05"));
     }
 }

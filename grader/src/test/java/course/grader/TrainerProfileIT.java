@@ -26,10 +26,13 @@ class TrainerProfileIT {
         System.out.print(r.toText());
         assertEquals(r.maxScore(), r.score(), "score of the solutions with the hidden tests");
         for (ExerciseResult e : r.exercises()) {
-            List<TestResult> hidden = e.tests().stream().filter(TestResult::hidden).toList();
-            assertAll(e.exercise(),
+            List<TestResult> hidden =
+                    e.tests().stream().filter(TestResult::hidden).toList();
+            assertAll(
+                    e.exercise(),
                     () -> assertFalse(hidden.isEmpty(), "no hidden test"),
-                    () -> hidden.forEach(t -> assertTrue(Set.of("hidden", "after_due_date").contains(t.visibility()),
+                    () -> hidden.forEach(t -> assertTrue(
+                            Set.of("hidden", "after_due_date").contains(t.visibility()),
                             t.name() + ": " + t.visibility())),
                     () -> assertTrue(e.tests().indexOf(hidden.getFirst()) > 0, "the learner's tests come first"));
         }
@@ -42,24 +45,36 @@ class TrainerProfileIT {
         // The trainer's folder is not in a learner's copy: grade the copy with the course's trainer/ beside it.
         Courses.copyTree(Courses.root().resolve(Grader.TRAINER_FOLDER), course.resolve(Grader.TRAINER_FOLDER));
         GradeReport trainer = new Grader(course, Grader.Profile.TRAINER).grade(List.of(), Grader.Source.EXERCISES);
-        long hidden = trainer.exercises().stream().flatMap(e -> e.tests().stream()).filter(TestResult::hidden).count();
+        long hidden = trainer.exercises().stream()
+                .flatMap(e -> e.tests().stream())
+                .filter(TestResult::hidden)
+                .count();
         // The stubs under the learner's profile are GoldenResultsIT's stubs.json files, checked there: read here.
         int learnerMax = 0;
         List<String> learnerVisibility = new java.util.ArrayList<>();
         for (ExerciseResult e : trainer.exercises()) {
-            var golden = GoldenResultsIT.JSON.readTree(GoldenResultsIT.golden(e.exercise(), "stubs").toFile());
+            var golden = GoldenResultsIT.JSON.readTree(
+                    GoldenResultsIT.golden(e.exercise(), "stubs").toFile());
             learnerMax += golden.get("max_score").asInt();
-            golden.get("tests").forEach(x -> learnerVisibility.add(x.get("visibility").asText()));
-            assertFalse(golden.toString().contains("hidden"), e.exercise() + ": the learner's results name a hidden test");
+            golden.get("tests")
+                    .forEach(x -> learnerVisibility.add(x.get("visibility").asText()));
+            assertFalse(
+                    golden.toString().contains("hidden"), e.exercise() + ": the learner's results name a hidden test");
         }
         int learnerMaxScore = learnerMax;
         assertAll(
                 () -> assertEquals(0, trainer.score(), "the stubs' score with the hidden tests"),
                 () -> assertTrue(hidden >= trainer.exercises().size(), hidden + " hidden tests"),
-                () -> assertEquals(trainer.maxScore() - learnerMaxScore,
-                        trainer.exercises().stream().flatMap(e -> e.tests().stream()).filter(TestResult::hidden)
-                                .mapToInt(TestResult::maxScore).sum(), "the hidden tests' points"),
-                () -> assertTrue(learnerVisibility.stream().allMatch(TestResult.VISIBLE::equals),
+                () -> assertEquals(
+                        trainer.maxScore() - learnerMaxScore,
+                        trainer.exercises().stream()
+                                .flatMap(e -> e.tests().stream())
+                                .filter(TestResult::hidden)
+                                .mapToInt(TestResult::maxScore)
+                                .sum(),
+                        "the hidden tests' points"),
+                () -> assertTrue(
+                        learnerVisibility.stream().allMatch(TestResult.VISIBLE::equals),
                         "the learner's profile shows a hidden test: " + learnerVisibility));
     }
 }

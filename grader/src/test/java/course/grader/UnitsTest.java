@@ -35,8 +35,10 @@ class UnitsTest {
         e.setStackTrace(new StackTraceElement[] {
             new StackTraceElement("java.util.Objects", "x", "Objects.java", 1),
             new StackTraceElement("course.exercises.cafe.Cafe", "serve", "Cafe.java", 42),
-            new StackTraceElement("course.exercises.cafe.CafeTest", "t", "CafeTest.java", 7)});
-        assertEquals("threw IllegalStateException: oops (at Cafe.java:42)",
+            new StackTraceElement("course.exercises.cafe.CafeTest", "t", "CafeTest.java", 7)
+        });
+        assertEquals(
+                "threw IllegalStateException: oops (at Cafe.java:42)",
                 Failures.describe(e, Set.of("course.exercises.cafe.CafeTest")));
     }
 
@@ -59,7 +61,10 @@ class UnitsTest {
         Files.createDirectories(dir.resolve("exercises"));
         Files.createDirectories(dir.resolve("notebooks/deep"));
         Files.writeString(dir.resolve("course"), "");
-        assertEquals(dir.toRealPath(), CourseRoot.search(dir.resolve("notebooks/deep")).orElseThrow().toRealPath());
-        assertTrue(CourseRoot.search(dir.getRoot()).isEmpty() || !CourseRoot.search(dir.getRoot()).get().equals(dir));
+        assertEquals(
+                dir.toRealPath(),
+                CourseRoot.search(dir.resolve("notebooks/deep")).orElseThrow().toRealPath());
+        assertTrue(CourseRoot.search(dir.getRoot()).isEmpty()
+                || !CourseRoot.search(dir.getRoot()).get().equals(dir));
     }
 }

@@ -31,8 +31,7 @@ public final class CellStop {
 
     private static volatile boolean requested;
 
-    private CellStop() {
-    }
+    private CellStop() {}
 
     /** Called by woven snippet code: throws {@link CellInterruptedError} while a stop is requested. */
     public static void check() {
@@ -99,7 +98,8 @@ public final class CellStop {
     public static int interruptSnippetThreads() {
         int n = 0;
         Thread self = Thread.currentThread();
-        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+        for (Map.Entry<Thread, StackTraceElement[]> e :
+                Thread.getAllStackTraces().entrySet()) {
             Thread t = e.getKey();
             if (t != self && t.isAlive() && runsSnippetCode(e.getValue())) {
                 t.interrupt();
@@ -113,7 +113,8 @@ public final class CellStop {
     public static int snippetThreadCount() {
         int n = 0;
         Thread self = Thread.currentThread();
-        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+        for (Map.Entry<Thread, StackTraceElement[]> e :
+                Thread.getAllStackTraces().entrySet()) {
             if (e.getKey() != self && e.getKey().isAlive() && runsSnippetCode(e.getValue())) {
                 n++;
             }

@@ -13,11 +13,9 @@ import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import jdk.jshell.DeclarationSnippet;
 import jdk.jshell.Diag;
 import jdk.jshell.Snippet;
-
 import org.rapaio.jupyter.kernel.core.RapaioKernel;
 import org.rapaio.jupyter.kernel.core.java.CompilerException;
 import org.rapaio.jupyter.kernel.core.magic.MagicEngine;
@@ -43,8 +41,8 @@ final class ExerciseMagic extends MagicHandler {
     private static final Logger LOG = Logger.getLogger(ExerciseMagic.class.getSimpleName());
     static final String PREFIX = "%exercise";
     private static final Pattern PACKAGE = Pattern.compile("(?m)^\\s*package\\s+[\\w.]+\\s*;");
-    private static final Pattern TYPE = Pattern.compile("(?m)^\\s*(?:public\\s+|final\\s+|abstract\\s+|sealed\\s+)*"
-            + "(?:class|record|enum|interface)\\s+(\\w+)");
+    private static final Pattern TYPE = Pattern.compile(
+            "(?m)^\\s*(?:public\\s+|final\\s+|abstract\\s+|sealed\\s+)*" + "(?:class|record|enum|interface)\\s+(\\w+)");
     private static final Pattern NAME = Pattern.compile("\\d\\d-[a-z0-9-]+");
 
     /** Adds the magic to rapaio's list of handlers (a static list in rapaio 3.0.1), ahead of its own. */
@@ -63,7 +61,8 @@ final class ExerciseMagic extends MagicHandler {
 
     @Override
     public List<String> helpMessage() {
-        return List.of("Loads your exercise's classes (exercises/NN-name/src/main/java) into the notebook,",
+        return List.of(
+                "Loads your exercise's classes (exercises/NN-name/src/main/java) into the notebook,",
                 "so that later cells call them by name. Run it again after you edit them.");
     }
 
@@ -81,14 +80,16 @@ final class ExerciseMagic extends MagicHandler {
 
     @Override
     public boolean canHandleSnippet(MagicSnippet snippet) {
-        return snippet.isLineMagic() && snippet.lines().size() == 1
+        return snippet.isLineMagic()
+                && snippet.lines().size() == 1
                 && snippet.line(0).code().trim().startsWith(PREFIX + " ");
     }
 
     private Object load(RapaioKernel kernel, MagicSnippet snippet) throws MagicEvalException {
         String name = snippet.line(0).code().trim().substring(PREFIX.length()).trim();
         if (!NAME.matcher(name).matches()) {
-            throw new MagicEvalException(snippet, "%exercise takes an exercise's folder name, such as 02-cafe, not '" + name + "'");
+            throw new MagicEvalException(
+                    snippet, "%exercise takes an exercise's folder name, such as 02-cafe, not '" + name + "'");
         }
         Path dir = exercisesDir().resolve(name).resolve("src/main/java");
         Map<String, String> sources;
@@ -120,7 +121,8 @@ final class ExerciseMagic extends MagicHandler {
         }
         if (!pending.isEmpty()) {
             var msg = new StringBuilder("your exercise " + name + " does not compile:");
-            errors.forEach((file, why) -> msg.append("\n  ").append(file).append(": ").append(why));
+            errors.forEach(
+                    (file, why) -> msg.append("\n  ").append(file).append(": ").append(why));
             throw new MagicEvalException(snippet, msg.toString());
         }
         LOG.info("loaded " + loaded + " from " + dir);
@@ -130,18 +132,34 @@ final class ExerciseMagic extends MagicHandler {
 
     /** The compiler's first messages for a snippet that did not compile, with the line in the learner's file. */
     private static String explain(RapaioKernel kernel, Exception ex, String file) {
-        if (ex instanceof CompilerException ce && ce.badSnippet() != null && ce.badSnippet().snippet() != null) {
+        if (ex instanceof CompilerException ce
+                && ce.badSnippet() != null
+                && ce.badSnippet().snippet() != null) {
             Snippet sn = ce.badSnippet().snippet();
             int offset = Math.max(0, file.indexOf(sn.source()));
-            List<String> diags = kernel.javaEngine().getShell().diagnostics(sn)
+            List<String> diags = kernel.javaEngine()
+                    .getShell()
+                    .diagnostics(sn)
                     .filter(Diag::isError)
                     .limit(3)
-                    .map(d -> "line " + (1 + file.substring(0, Math.min(file.length(), offset + (int) Math.max(0, d.getStartPosition())))
-                            .chars().filter(c -> c == '\n').count()) + ": " + d.getMessage(Locale.ROOT))
+                    .map(d -> "line "
+                            + (1
+                                    + file.substring(
+                                                    0,
+                                                    Math.min(
+                                                            file.length(),
+                                                            offset + (int) Math.max(0, d.getStartPosition())))
+                                            .chars()
+                                            .filter(c -> c == '\n')
+                                            .count())
+                            + ": " + d.getMessage(Locale.ROOT))
                     .toList();
             if (!diags.isEmpty()) return String.join("; ", diags);
             if (sn instanceof DeclarationSnippet ds) {
-                var unresolved = kernel.javaEngine().getShell().unresolvedDependencies(ds).toList();
+                var unresolved = kernel.javaEngine()
+                        .getShell()
+                        .unresolvedDependencies(ds)
+                        .toList();
                 if (!unresolved.isEmpty()) return "cannot find " + String.join(", ", unresolved);
             }
             return "snippet " + ce.badSnippet().status();
@@ -161,7 +179,9 @@ final class ExerciseMagic extends MagicHandler {
         for (Path f : files) {
             String src = Files.readString(f);
             Matcher pkg = PACKAGE.matcher(src);
-            src = pkg.find() ? src.substring(0, pkg.start()) + " ".repeat(pkg.end() - pkg.start()) + src.substring(pkg.end()) : src;
+            src = pkg.find()
+                    ? src.substring(0, pkg.start()) + " ".repeat(pkg.end() - pkg.start()) + src.substring(pkg.end())
+                    : src;
             text.put(f.getFileName().toString(), src);
             var declared = new ArrayList<String>();
             Matcher m = TYPE.matcher(src);
@@ -173,7 +193,8 @@ final class ExerciseMagic extends MagicHandler {
         order.sort(Comparator.comparingLong(f -> types.entrySet().stream()
                 .filter(o -> !o.getKey().equals(f))
                 .flatMap(o -> o.getValue().stream())
-                .filter(t -> Pattern.compile("\\b" + t + "\\b").matcher(text.get(f)).find())
+                .filter(t ->
+                        Pattern.compile("\\b" + t + "\\b").matcher(text.get(f)).find())
                 .count()));
         var out = new LinkedHashMap<String, String>();
         for (String f : order) out.put(f, text.get(f));

@@ -8,7 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-
+import jdk.jshell.EvalException;
+import jdk.jshell.SnippetEvent;
 import org.rapaio.jupyter.kernel.GeneralProperties;
 import org.rapaio.jupyter.kernel.channels.AbstractChannel;
 import org.rapaio.jupyter.kernel.channels.Channels;
@@ -36,9 +37,6 @@ import org.rapaio.jupyter.kernel.message.messages.IOPubStream;
 import org.rapaio.jupyter.kernel.message.messages.ShellExecuteRequest;
 import org.rapaio.jupyter.kernel.message.messages.ShellKernelInfoReply;
 import org.rapaio.org.zeromq.ZMQ;
-
-import jdk.jshell.EvalException;
-import jdk.jshell.SnippetEvent;
 
 /**
  * Serves one rapaio {@link RapaioKernel} over Jupyter's five sockets, in place of rapaio's
@@ -111,8 +109,8 @@ final class KernelServer {
      * every other shell request waits until {@link #attach} has given the loops a kernel.
      */
     void start() {
-        iopub.bind(props);   // no thread: messages are sent by whoever publishes
-        stdin.bind(props);   // no thread: read by the cell that asks for input
+        iopub.bind(props); // no thread: messages are sent by whoever publishes
+        stdin.bind(props); // no thread: read by the cell that asks for input
         heartbeatLoop = bindLoop(heartbeat, props.hbPort(), "Heartbeat", this::echoHeartbeat);
         controlLoop = bindLoop(control, props.controlPort(), "Control", this::serveControl);
         shellLoop = bindLoop(shell, props.shellPort(), "Shell", this::serveShell);
@@ -128,7 +126,8 @@ final class KernelServer {
         kernel.javaEngine().getShell().onSnippetEvent(this::onSnippetEvent);
         this.execution = RapaioInternals.executionControl(kernel);
         kernelReady.complete(kernel);
-        LOG.info("course kernel ready " + Launcher.millisSinceStart() + " ms after the JVM started (stop checks " + (StopAgent.isInstalled() ? "woven" : "NOT woven: no -javaagent") + ")");
+        LOG.info("course kernel ready " + Launcher.millisSinceStart() + " ms after the JVM started (stop checks "
+                + (StopAgent.isInstalled() ? "woven" : "NOT woven: no -javaagent") + ")");
     }
 
     /** The kernel could not be built: the loops answer nothing more, and the launcher exits. */
@@ -245,13 +244,14 @@ final class KernelServer {
 
     private void answerEscapedError(Throwable t) {
         LOG.log(Level.WARNING, "error escaped the execute handler", t);
-        String name = t instanceof CellInterruptedError ? "Interrupted" : t.getClass().getSimpleName();
+        String name =
+                t instanceof CellInterruptedError ? "Interrupted" : t.getClass().getSimpleName();
         String msg = String.valueOf(t.getMessage());
         List<String> trace = List.of(t.getClass().getName() + ": " + msg);
         channels.publish(new IOPubError(name, msg, trace));
         int count = RapaioInternals.lastExecutionCount();
-        channels.scheduleAfter(() -> channels.replyError(MessageType.SHELL_EXECUTE_REPLY.newError(),
-                new ErrorReply(name, msg, trace, count)));
+        channels.scheduleAfter(() -> channels.replyError(
+                MessageType.SHELL_EXECUTE_REPLY.newError(), new ErrorReply(name, msg, trace, count)));
     }
 
     // ------------------------------------------------------------------------------------------- interrupt
@@ -301,7 +301,8 @@ final class KernelServer {
 
     // ------------------------------------------------------------------------------------------- loops
 
-    private Loop bindLoop(AbstractChannel channel, int port, String name, java.util.function.Consumer<ZMQ.Poller> body) {
+    private Loop bindLoop(
+            AbstractChannel channel, int port, String name, java.util.function.Consumer<ZMQ.Poller> body) {
         ZMQ.Socket socket = RapaioInternals.socket(channel);
         socket.bind(props.formatAddress(port));
         ZMQ.Poller poller = RapaioInternals.context(channel).poller(1);
@@ -380,13 +381,16 @@ final class KernelServer {
         if (type == MessageType.CONTROL_INTERRUPT_REQUEST) {
             status(request, IOPubStatus.BUSY);
             interruptCell("interrupt_request " + request.header().id());
-            control.sendMessage(new Message<>(request.getId(), MessageType.CONTROL_INTERRUPT_REPLY, new ControlInterruptReply()));
+            control.sendMessage(
+                    new Message<>(request.getId(), MessageType.CONTROL_INTERRUPT_REPLY, new ControlInterruptReply()));
             status(request, IOPubStatus.IDLE);
         } else if (type == MessageType.CONTROL_SHUTDOWN_REQUEST) {
             boolean restart = request.content() instanceof ControlShutdownRequest r && r.restart();
             status(request, IOPubStatus.BUSY);
             interruptCell("shutdown_request");
-            control.sendMessage(new Message<>(request.getId(), MessageType.CONTROL_SHUTDOWN_REPLY,
+            control.sendMessage(new Message<>(
+                    request.getId(),
+                    MessageType.CONTROL_SHUTDOWN_REPLY,
                     restart ? ControlShutdownReply.SHUTDOWN_AND_RESTART : ControlShutdownReply.SHUTDOWN));
             status(request, IOPubStatus.IDLE);
             exitSoon();
@@ -404,9 +408,14 @@ final class KernelServer {
     static ShellKernelInfoReply kernelInfo() {
         GeneralProperties properties = GeneralProperties.defaultProperties();
         LanguageInfo language = LanguageInfo.kernelLanguageInfo();
-        return new ShellKernelInfoReply(Header.PROTOCOL_VERSION, properties.getKernelName(), properties.getKernelVersion(),
-                language, language.name() + " " + language.version(),
-                List.of(new LanguageInfo.Help("rapaio-jupyter-kernel homepage", "https://github.com/padreati/rapaio-jupyter-kernel")));
+        return new ShellKernelInfoReply(
+                Header.PROTOCOL_VERSION,
+                properties.getKernelName(),
+                properties.getKernelVersion(),
+                language,
+                language.name() + " " + language.version(),
+                List.of(new LanguageInfo.Help(
+                        "rapaio-jupyter-kernel homepage", "https://github.com/padreati/rapaio-jupyter-kernel")));
     }
 
     /** Publishes a status whose parent is {@code request} (a control message), leaving the cell's id alone. */
@@ -415,8 +424,13 @@ final class KernelServer {
     }
 
     private <T extends ContentType<T>> void publish(Message<?> parent, T content) {
-        iopub.sendMessage(new Message<>(Collections.emptyList(), new Header<>(parent.getId(), content.type()),
-                parent.header(), null, content, null));
+        iopub.sendMessage(new Message<>(
+                Collections.emptyList(),
+                new Header<>(parent.getId(), content.type()),
+                parent.header(),
+                null,
+                content,
+                null));
     }
 
     /** A loop thread that is running from the moment it exists, and survives an error in one iteration. */

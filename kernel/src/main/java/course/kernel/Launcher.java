@@ -8,12 +8,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.logging.LogManager;
 import java.util.logging.Logger;
-
 import org.rapaio.jupyter.kernel.MainApp;
 import org.rapaio.jupyter.kernel.core.ConnectionProperties;
 import org.rapaio.jupyter.kernel.core.RapaioKernel;
 import org.rapaio.jupyter.kernel.core.Transform;
-
 import sun.misc.Signal;
 
 /**
@@ -28,12 +26,12 @@ public final class Launcher {
     private static final Logger LOG = Logger.getLogger(Launcher.class.getSimpleName());
     private static volatile KernelServer server;
 
-    private Launcher() {
-    }
+    private Launcher() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length != 1) {
-            System.err.println("usage: java -javaagent:course-kernel.jar -cp <jars> course.kernel.Launcher <connection file>");
+            System.err.println(
+                    "usage: java -javaagent:course-kernel.jar -cp <jars> course.kernel.Launcher <connection file>");
             System.exit(2);
         }
         // Until the server exists, a SIGINT has no cell to stop; it must not kill the starting kernel either.
@@ -88,8 +86,11 @@ public final class Launcher {
 
     /** Milliseconds since this JVM's process started (for the kernel log), or -1 if the OS does not say. */
     static long millisSinceStart() {
-        return ProcessHandle.current().info().startInstant()
-                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis()).orElse(-1L);
+        return ProcessHandle.current()
+                .info()
+                .startInstant()
+                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis())
+                .orElse(-1L);
     }
 
     /**

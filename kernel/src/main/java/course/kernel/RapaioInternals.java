@@ -2,7 +2,6 @@ package course.kernel;
 
 import java.lang.reflect.Field;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.rapaio.jupyter.kernel.channels.AbstractChannel;
 import org.rapaio.jupyter.kernel.channels.Channels;
 import org.rapaio.jupyter.kernel.core.RapaioKernel;
@@ -18,8 +17,7 @@ import org.rapaio.org.zeromq.ZMQ;
  */
 final class RapaioInternals {
 
-    private RapaioInternals() {
-    }
+    private RapaioInternals() {}
 
     static <T> T field(Object owner, Class<?> declaring, String name, Class<T> type) {
         try {
@@ -27,8 +25,10 @@ final class RapaioInternals {
             f.setAccessible(true);
             return type.cast(f.get(owner));
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("rapaio-jupyter-kernel has no field " + declaring.getName() + "." + name
-                    + " of type " + type.getName() + ": the course kernel is written for rapaio 3.0.1", e);
+            throw new IllegalStateException(
+                    "rapaio-jupyter-kernel has no field " + declaring.getName() + "." + name + " of type "
+                            + type.getName() + ": the course kernel is written for rapaio 3.0.1",
+                    e);
         }
     }
 
@@ -38,8 +38,10 @@ final class RapaioInternals {
             f.setAccessible(true);
             f.set(owner, value);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("cannot set " + declaring.getName() + "." + name
-                    + ": the course kernel is written for rapaio-jupyter-kernel 3.0.1", e);
+            throw new IllegalStateException(
+                    "cannot set " + declaring.getName() + "." + name
+                            + ": the course kernel is written for rapaio-jupyter-kernel 3.0.1",
+                    e);
         }
     }
 

@@ -37,8 +37,7 @@ public final class StopCheckWeaver {
     static final MethodTypeDesc NO_ARGS_VOID = MethodTypeDesc.of(ConstantDescs.CD_void);
     static final String CHECK = "check";
 
-    private StopCheckWeaver() {
-    }
+    private StopCheckWeaver() {}
 
     /** True for JShell's snippet classes, given an internal name ({@code REPL/$JShell$12}). */
     public static boolean isSnippetClass(String internalName) {
@@ -58,8 +57,10 @@ public final class StopCheckWeaver {
         }
         ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(resolver));
         ClassModel model = cf.parse(classBytes);
-        return cf.transformClass(model,
-                ClassTransform.transformingMethodBodies(StopCheckWeaver::wantsChecks, CodeTransform.ofStateful(StopChecks::new)));
+        return cf.transformClass(
+                model,
+                ClassTransform.transformingMethodBodies(
+                        StopCheckWeaver::wantsChecks, CodeTransform.ofStateful(StopChecks::new)));
     }
 
     private static boolean wantsChecks(MethodModel m) {
@@ -87,8 +88,7 @@ public final class StopCheckWeaver {
                 case BranchInstruction br when passed.contains(br.target()) -> emitCheck(b);
                 case TableSwitchInstruction ts when anyPassed(ts.defaultTarget(), ts.cases()) -> emitCheck(b);
                 case LookupSwitchInstruction ls when anyPassed(ls.defaultTarget(), ls.cases()) -> emitCheck(b);
-                default -> {
-                }
+                default -> {}
             }
             b.with(e);
         }

@@ -16,7 +16,6 @@ import java.lang.reflect.Method;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -52,10 +51,16 @@ class StopCheckWeaverTest {
 
     private static long checkCalls(byte[] bytes, String methodName) {
         ClassModel model = ClassFile.of().parse(bytes);
-        MethodModel m = model.methods().stream().filter(mm -> mm.methodName().equalsString(methodName)).findFirst().orElseThrow();
-        return m.code().orElseThrow().elementStream()
+        MethodModel m = model.methods().stream()
+                .filter(mm -> mm.methodName().equalsString(methodName))
+                .findFirst()
+                .orElseThrow();
+        return m.code()
+                .orElseThrow()
+                .elementStream()
                 .filter(e -> e instanceof InvokeInstruction i
-                        && i.owner().asInternalName().equals("course/kernel/CellStop") && i.name().equalsString("check"))
+                        && i.owner().asInternalName().equals("course/kernel/CellStop")
+                        && i.name().equalsString("check"))
                 .count();
     }
 
@@ -79,7 +84,8 @@ class StopCheckWeaverTest {
         CellStop.installQuietUncaughtHandler(); // as the launcher does: a stopped thread ends without a trace
         try {
             CountDownLatch started = new CountDownLatch(1);
-            Thread vt = (Thread) method(true, "spinOnVirtualThread", CountDownLatch.class).invoke(null, started);
+            Thread vt = (Thread)
+                    method(true, "spinOnVirtualThread", CountDownLatch.class).invoke(null, started);
             assertTrue(started.await(10, TimeUnit.SECONDS));
             assertTrue(vt.isVirtual());
             CellStop.request();
@@ -94,7 +100,8 @@ class StopCheckWeaverTest {
     void unwovenCodeIgnoresStop() throws Exception {
         CellStop.request();
         assertEquals(4_950L, method(false, "countTo", long.class).invoke(null, 100L));
-        InvocationTargetException e = assertThrows(InvocationTargetException.class,
+        InvocationTargetException e = assertThrows(
+                InvocationTargetException.class,
                 () -> method(true, "countTo", long.class).invoke(null, 100L));
         assertInstanceOf(CellInterruptedError.class, e.getCause());
     }
@@ -133,9 +140,12 @@ class StopCheckWeaverTest {
     @DisplayName("constructors of snippet classes are checked on entry")
     void constructorsAreChecked() throws Exception {
         Class<?> circle = Class.forName(SNIPPETS + "$Circle", true, new WeavingLoader(true));
-        assertEquals("circle1", circle.getMethod("name").invoke(circle.getConstructor(int.class).newInstance(1)));
+        assertEquals(
+                "circle1",
+                circle.getMethod("name").invoke(circle.getConstructor(int.class).newInstance(1)));
         CellStop.request();
-        InvocationTargetException e = assertThrows(InvocationTargetException.class,
+        InvocationTargetException e = assertThrows(
+                InvocationTargetException.class,
                 () -> circle.getConstructor(int.class).newInstance(2));
         assertInstanceOf(CellInterruptedError.class, e.getCause());
     }

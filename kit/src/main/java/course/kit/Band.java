@@ -32,7 +32,12 @@ public record Band(double lo, double hi, String unit, String why) {
 
     /** "measured 5,012 ms, predicted 5,000 … 5,450 ms (why)". */
     public String describe(double measured) {
-        return String.format(Locale.ROOT, "measured %s, predicted %s … %s%s", Check.fmt(measured, unit),
-                Check.fmt(lo, unit), Check.fmt(hi, unit), why.isBlank() ? "" : " (" + why + ")");
+        return String.format(
+                Locale.ROOT,
+                "measured %s, predicted %s … %s%s",
+                Check.fmt(measured, unit),
+                Check.fmt(lo, unit),
+                Check.fmt(hi, unit),
+                why.isBlank() ? "" : " (" + why + ")");
     }
 }

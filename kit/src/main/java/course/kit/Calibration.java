@@ -57,8 +57,10 @@ public record Calibration(Duration platformThread, Duration virtualThread, doubl
             // a batch of virtual threads costs a few tens of milliseconds, near the process clock's tick on some
             // systems (10 ms): their sum over several batches is the steadier figure
             for (int i = 0; i < VIRTUAL_REPS; i++) virtualTotal += batch(false, VIRTUAL_BATCH);
-            return new Calibration(Duration.ofNanos(median(platform)),
-                    Duration.ofNanos(virtualTotal / ((long) VIRTUAL_REPS * VIRTUAL_BATCH)), (System.nanoTime() - t0) / 1e6);
+            return new Calibration(
+                    Duration.ofNanos(median(platform)),
+                    Duration.ofNanos(virtualTotal / ((long) VIRTUAL_REPS * VIRTUAL_BATCH)),
+                    (System.nanoTime() - t0) / 1e6);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("calibration interrupted", e);
@@ -101,8 +103,14 @@ public record Calibration(Duration platformThread, Duration virtualThread, doubl
     /** One line for the learner, for example "a platform thread 92 µs …, a virtual thread 0.9 µs …". */
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "this machine, measured now: a platform thread costs %.0f µs of CPU to create, "
+        return String.format(
+                Locale.ROOT,
+                "this machine, measured now: a platform thread costs %.0f µs of CPU to create, "
                         + "start and retire (%d alive at once), a virtual thread %.2f µs (%,d at once); calibration took %.0f ms",
-                platformThread.toNanos() / 1e3, PLATFORM_BATCH, virtualThread.toNanos() / 1e3, VIRTUAL_BATCH, tookMillis);
+                platformThread.toNanos() / 1e3,
+                PLATFORM_BATCH,
+                virtualThread.toNanos() / 1e3,
+                VIRTUAL_BATCH,
+                tookMillis);
     }
 }

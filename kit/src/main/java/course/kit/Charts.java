@@ -30,8 +30,16 @@ public final class Charts {
     public static final int WIDTH = 860, HEIGHT = 360;
     /** The most tasks a timeline draws: beyond that it draws an evenly spaced sample. */
     public static final int TIMELINE_MAX_TASKS = 1_500;
-    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-            new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b), new Color(0x17becf)};
+
+    private static final Color[] PALETTE = {
+        new Color(0x1f77b4),
+        new Color(0xd62728),
+        new Color(0x2ca02c),
+        new Color(0xff7f0e),
+        new Color(0x9467bd),
+        new Color(0x8c564b),
+        new Color(0x17becf)
+    };
 
     private Charts() {}
 
@@ -49,8 +57,10 @@ public final class Charts {
     }
 
     private static XYChart timeline(RunResult run, double axisSeconds, Color color) {
-        XYChart c = xy(String.format("%s — %,d tasks in %.2f s", run.name(), run.count(), run.elapsedSeconds()),
-                "time since start (s)", "task # (submission order)");
+        XYChart c = xy(
+                String.format("%s — %,d tasks in %.2f s", run.name(), run.count(), run.elapsedSeconds()),
+                "time since start (s)",
+                "task # (submission order)");
         addTimeline(c, run, color);
         c.getStyler().setLegendVisible(false);
         c.getStyler().setXAxisMin(0.0);
@@ -61,7 +71,8 @@ public final class Charts {
 
     /** Timelines of several runs, one under the other, on the same time axis: the picture is the comparison. */
     public static BufferedImage timelines(RunResult... runs) {
-        double axis = Arrays.stream(runs).mapToDouble(RunResult::elapsedSeconds).max().orElse(1);
+        double axis =
+                Arrays.stream(runs).mapToDouble(RunResult::elapsedSeconds).max().orElse(1);
         List<Chart<?, ?>> charts = new ArrayList<>();
         for (RunResult r : runs) {
             charts.add(timeline(r, axis, PALETTE[charts.size() % PALETTE.length]));
@@ -77,11 +88,17 @@ public final class Charts {
         for (int i = 0; i < n; i += step) {
             if (starts[i] < 0) continue;
             double e = (ends[i] < 0 ? run.elapsedSeconds() * 1e9 : ends[i]) / 1e9;
-            xs.add(starts[i] / 1e9); ys.add((double) i);
-            xs.add(e); ys.add((double) i);
-            xs.add(e); ys.add(null); // a gap: XChart breaks the line at a null
+            xs.add(starts[i] / 1e9);
+            ys.add((double) i);
+            xs.add(e);
+            ys.add((double) i);
+            xs.add(e);
+            ys.add(null); // a gap: XChart breaks the line at a null
         }
-        if (xs.isEmpty()) { xs.add(0.0); ys.add(0.0); }
+        if (xs.isEmpty()) {
+            xs.add(0.0);
+            ys.add(0.0);
+        }
         XYSeries s = c.addSeries(run.name() + (step > 1 ? " (every " + step + "th task)" : ""), xs, ys);
         s.setMarker(SeriesMarkers.NONE);
         s.setLineColor(color);
@@ -106,7 +123,9 @@ public final class Charts {
     public static CategoryChart bars(String title, String yLabel, Map<String, ? extends Number> values) {
         CategoryChart c = category(title, yLabel);
         // as doubles: XChart formats a bar's label as a floating-point number, and a Long or Integer there fails
-        c.addSeries(yLabel, new ArrayList<>(values.keySet()),
+        c.addSeries(
+                yLabel,
+                new ArrayList<>(values.keySet()),
                 values.values().stream().map(v -> (Number) v.doubleValue()).toList());
         c.getStyler().setLegendVisible(false);
         c.getStyler().setSeriesColors(PALETTE);
@@ -117,8 +136,8 @@ public final class Charts {
      * Grouped bars: one group per category, one bar per series in each group ({@code series} maps a
      * series name to one value per category, in the categories' order).
      */
-    public static CategoryChart groupedBars(String title, String yLabel, List<String> categories,
-                                            Map<String, List<? extends Number>> series) {
+    public static CategoryChart groupedBars(
+            String title, String yLabel, List<String> categories, Map<String, List<? extends Number>> series) {
         CategoryChart c = category(title, yLabel);
         series.forEach((name, vals) -> {
             if (vals.size() != categories.size()) {
@@ -144,7 +163,8 @@ public final class Charts {
             s.setMarkerColor(PALETTE[k % PALETTE.length]);
             s.setLineWidth(2f);
             if (e.getKey().toLowerCase().startsWith("predicted")) {
-                s.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+                s.setLineStyle(new BasicStroke(
+                        2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
                 s.setMarker(SeriesMarkers.NONE);
             } else {
                 s.setMarker(SeriesMarkers.CIRCLE);
@@ -156,13 +176,24 @@ public final class Charts {
 
     /** An empty XY chart in the course's style, for learners who want to draw their own. */
     public static XYChart xy(String title, String xLabel, String yLabel) {
-        XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+        XYChart c = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .xAxisTitle(xLabel)
+                .yAxisTitle(yLabel)
+                .build();
         style(c.getStyler());
         return c;
     }
 
     private static CategoryChart category(String title, String yLabel) {
-        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).yAxisTitle(yLabel).build();
+        CategoryChart c = new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .yAxisTitle(yLabel)
+                .build();
         style(c.getStyler());
         c.getStyler().setLabelsVisible(true);
         c.getStyler().setLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
@@ -197,7 +228,10 @@ public final class Charts {
         g.setColor(Color.WHITE);
         g.fillRect(0, 0, w, h);
         int y = 0;
-        for (BufferedImage i : imgs) { g.drawImage(i, 0, y, null); y += i.getHeight(); }
+        for (BufferedImage i : imgs) {
+            g.drawImage(i, 0, y, null);
+            y += i.getHeight();
+        }
         g.dispose();
         return out;
     }

@@ -24,7 +24,9 @@ public final class Check {
     public static final class Failed extends AssertionError {
         private static final long serialVersionUID = 1L;
 
-        Failed(String line) { super(line); }
+        Failed(String line) {
+            super(line);
+        }
     }
 
     /** Marks a check that held. */
@@ -81,8 +83,15 @@ public final class Check {
             figures.add(m);
             loads.add(load);
             if (band.contains(m)) {
-                String tries = i == 1 ? "" : String.format(Locale.ROOT, " [try %d of %d; earlier %s; %s]", i,
-                        TIMING_TRIES, joinFigures(figures.subList(0, i - 1), band.unit()), loads.get(i - 2).evidence());
+                String tries = i == 1
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                " [try %d of %d; earlier %s; %s]",
+                                i,
+                                TIMING_TRIES,
+                                joinFigures(figures.subList(0, i - 1), band.unit()),
+                                loads.get(i - 2).evidence());
                 report(what, true, band.describe(m) + tries);
                 return result;
             }
@@ -90,24 +99,37 @@ public final class Check {
         }
         double last = figures.getLast();
         boolean allBusy = loads.stream().allMatch(Machine.Load::busy);
-        String seen = figures.size() == 1 ? "" : String.format(Locale.ROOT, " [%d tries: %s]", figures.size(),
-                joinFigures(figures, band.unit()));
+        String seen = figures.size() == 1
+                ? ""
+                : String.format(Locale.ROOT, " [%d tries: %s]", figures.size(), joinFigures(figures, band.unit()));
         if (last >= band.lo() && allBusy) {
             String line = WARN + " " + what + ": " + band.describe(last) + seen + "; the machine was busy: "
-                    + loads.stream().map(Machine.Load::evidence).distinct().reduce((a, b) -> a + "; " + b).orElse("")
+                    + loads.stream()
+                            .map(Machine.Load::evidence)
+                            .distinct()
+                            .reduce((a, b) -> a + "; " + b)
+                            .orElse("")
                     + ". Run the cell again on a quiet machine to judge the prediction.";
             System.out.println(line);
             return result;
         }
-        String quiet = last < band.lo() ? "; below the band, which no load can cause"
-                : "; the machine was quiet: " + loads.stream().filter(l -> !l.busy()).findFirst()
-                        .map(Machine.Load::evidence).orElse(loads.getLast().evidence());
+        String quiet = last < band.lo()
+                ? "; below the band, which no load can cause"
+                : "; the machine was quiet: "
+                        + loads.stream()
+                                .filter(l -> !l.busy())
+                                .findFirst()
+                                .map(Machine.Load::evidence)
+                                .orElse(loads.getLast().evidence());
         report(what, false, band.describe(last) + seen + quiet);
         return result; // not reached: report throws
     }
 
     private static String joinFigures(java.util.List<Double> figures, String unit) {
-        return figures.stream().map(f -> fmt(f, unit)).reduce((a, b) -> a + ", " + b).orElse("");
+        return figures.stream()
+                .map(f -> fmt(f, unit))
+                .reduce((a, b) -> a + ", " + b)
+                .orElse("");
     }
 
     private Check() {}
@@ -116,33 +138,57 @@ public final class Check {
     public static void near(String what, double measured, double predicted, double relTolerance, String unit) {
         if (relTolerance < 0) throw new IllegalArgumentException("tolerance cannot be negative: " + relTolerance);
         double slack = Math.abs(predicted) * relTolerance;
-        report(what, Math.abs(measured - predicted) <= slack, String.format(Locale.ROOT,
-                "measured %s, predicted %s ± %.1f%% (%s … %s)", fmt(measured, unit), fmt(predicted, unit),
-                relTolerance * 100, fmt(predicted - slack, unit), fmt(predicted + slack, unit)));
+        report(
+                what,
+                Math.abs(measured - predicted) <= slack,
+                String.format(
+                        Locale.ROOT,
+                        "measured %s, predicted %s ± %.1f%% (%s … %s)",
+                        fmt(measured, unit),
+                        fmt(predicted, unit),
+                        relTolerance * 100,
+                        fmt(predicted - slack, unit),
+                        fmt(predicted + slack, unit)));
     }
 
     /** Passes when {@code lo ≤ measured ≤ hi}; {@code why} says where the bounds come from. */
     public static void between(String what, double measured, double lo, double hi, String unit, String why) {
         if (lo > hi) throw new IllegalArgumentException("lo > hi: " + lo + " > " + hi);
-        report(what, measured >= lo && measured <= hi, String.format(Locale.ROOT, "measured %s, predicted %s … %s%s",
-                fmt(measured, unit), fmt(lo, unit), fmt(hi, unit), why == null || why.isBlank() ? "" : " (" + why + ")"));
+        report(
+                what,
+                measured >= lo && measured <= hi,
+                String.format(
+                        Locale.ROOT,
+                        "measured %s, predicted %s … %s%s",
+                        fmt(measured, unit),
+                        fmt(lo, unit),
+                        fmt(hi, unit),
+                        why == null || why.isBlank() ? "" : " (" + why + ")"));
     }
 
     /** Passes when {@code measured ≤ limit}. */
     public static void atMost(String what, double measured, double limit, String unit) {
-        report(what, measured <= limit, String.format(Locale.ROOT, "measured %s, predicted at most %s",
-                fmt(measured, unit), fmt(limit, unit)));
+        report(
+                what,
+                measured <= limit,
+                String.format(Locale.ROOT, "measured %s, predicted at most %s", fmt(measured, unit), fmt(limit, unit)));
     }
 
     /** Passes when {@code measured ≥ limit}. */
     public static void atLeast(String what, double measured, double limit, String unit) {
-        report(what, measured >= limit, String.format(Locale.ROOT, "measured %s, predicted at least %s",
-                fmt(measured, unit), fmt(limit, unit)));
+        report(
+                what,
+                measured >= limit,
+                String.format(
+                        Locale.ROOT, "measured %s, predicted at least %s", fmt(measured, unit), fmt(limit, unit)));
     }
 
     /** Passes when {@code measured == predicted} exactly (counts, not times). */
     public static void equal(String what, long measured, long predicted) {
-        report(what, measured == predicted, String.format(Locale.ROOT, "measured %,d, predicted %,d", measured, predicted));
+        report(
+                what,
+                measured == predicted,
+                String.format(Locale.ROOT, "measured %,d, predicted %,d", measured, predicted));
     }
 
     /** Passes when {@code condition} holds; {@code detail} states the evidence. */
@@ -159,10 +205,11 @@ public final class Check {
     static String fmt(double v, String unit) {
         String u = unit == null || unit.isBlank() ? "" : " " + unit;
         double a = Math.abs(v);
-        String num = a == Math.rint(a) && a < 1e15 ? String.format(Locale.ROOT, "%,.0f", v)
-                : a >= 100 ? String.format(Locale.ROOT, "%,.1f", v)
-                : a >= 1 ? String.format(Locale.ROOT, "%.2f", v)
-                : String.format(Locale.ROOT, "%.3f", v);
+        String num = a == Math.rint(a) && a < 1e15
+                ? String.format(Locale.ROOT, "%,.0f", v)
+                : a >= 100
+                        ? String.format(Locale.ROOT, "%,.1f", v)
+                        : a >= 1 ? String.format(Locale.ROOT, "%.2f", v) : String.format(Locale.ROOT, "%.3f", v);
         return num + u;
     }
 }

@@ -38,15 +38,21 @@ public final class ChildJvm {
      *
      * @throws IllegalStateException if the child fails; the message carries the child's output
      */
-    public static <T> T call(List<String> jvmOptions, Class<T> resultType, Class<?> owner, String method, String... args)
+    public static <T> T call(
+            List<String> jvmOptions, Class<T> resultType, Class<?> owner, String method, String... args)
             throws InterruptedException {
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(method, "method");
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"),
-                ChildJvm.class.getName(), owner.getName(), method));
+        cmd.addAll(List.of(
+                "-Djava.awt.headless=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ChildJvm.class.getName(),
+                owner.getName(),
+                method));
         cmd.addAll(Arrays.asList(args));
         // The child's output goes to a file, not a pipe: reading a pipe cannot be interrupted, so a caller
         // blocked on it would ignore the notebook's stop button until the child ended on its own.
@@ -58,7 +64,10 @@ public final class ChildJvm {
         }
         Process p = null;
         try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            p = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
             int rc = p.waitFor();
             String text = Files.readString(output, StandardCharsets.UTF_8);
             int at = text.lastIndexOf(MARKER);
@@ -74,8 +83,10 @@ public final class ChildJvm {
             throw e;
         } catch (IOException e) {
             if (p != null) p.destroyForcibly();
-            throw new IllegalStateException((p == null ? "could not start a child JVM: " : "could not read the child JVM's result: ")
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    (p == null ? "could not start a child JVM: " : "could not read the child JVM's result: ")
+                            + e.getMessage(),
+                    e);
         } finally {
             try {
                 Files.deleteIfExists(output);
@@ -94,10 +105,12 @@ public final class ChildJvm {
         Class<?> owner = Class.forName(argv[0]);
         String[] args = Arrays.copyOfRange(argv, 2, argv.length);
         Method m = Arrays.stream(owner.getMethods())
-                .filter(x -> x.getName().equals(argv[1]) && Modifier.isStatic(x.getModifiers())
+                .filter(x -> x.getName().equals(argv[1])
+                        && Modifier.isStatic(x.getModifiers())
                         && x.getParameterCount() == args.length)
                 .findFirst()
-                .orElseThrow(() -> new NoSuchMethodException(argv[0] + "." + argv[1] + " with " + args.length + " parameters"));
+                .orElseThrow(() ->
+                        new NoSuchMethodException(argv[0] + "." + argv[1] + " with " + args.length + " parameters"));
         Object[] values = new Object[args.length];
         Class<?>[] types = m.getParameterTypes();
         for (int i = 0; i < args.length; i++) values[i] = convert(args[i], types[i]);

@@ -23,15 +23,38 @@ public abstract class ForwardingExecutor extends AbstractExecutorService {
     /** The task as the delegate runs it: {@code command} with whatever the subclass does around it. */
     protected abstract Runnable wrap(Runnable command);
 
-    @Override public final void execute(Runnable command) {
+    @Override
+    public final void execute(Runnable command) {
         delegate.execute(wrap(Objects.requireNonNull(command, "command")));
     }
-    @Override public void shutdown() { delegate.shutdown(); }
-    @Override public List<Runnable> shutdownNow() { return delegate.shutdownNow(); }
-    @Override public boolean isShutdown() { return delegate.isShutdown(); }
-    @Override public boolean isTerminated() { return delegate.isTerminated(); }
-    @Override public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+
+    @Override
+    public void shutdown() {
+        delegate.shutdown();
+    }
+
+    @Override
+    public List<Runnable> shutdownNow() {
+        return delegate.shutdownNow();
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return delegate.isShutdown();
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return delegate.isTerminated();
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         return delegate.awaitTermination(timeout, unit);
     }
-    @Override public void close() { delegate.close(); }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
 }

@@ -42,7 +42,8 @@ public final class Limits {
     /** The OS's limit on threads for this process's user, machine and container: the smallest that applies. */
     public static long platformThreadCeiling() {
         long limit = Long.MAX_VALUE;
-        limit = Math.min(limit, readLong(Path.of("/proc/sys/kernel/threads-max")).orElse(Long.MAX_VALUE));
+        limit = Math.min(
+                limit, readLong(Path.of("/proc/sys/kernel/threads-max")).orElse(Long.MAX_VALUE));
         if (!isRoot()) limit = Math.min(limit, nprocLimit().orElse(Long.MAX_VALUE)); // root ignores ulimit -u
         for (Path p : pidsMaxFiles()) limit = Math.min(limit, readLong(p).orElse(Long.MAX_VALUE));
         return limit == Long.MAX_VALUE ? 32_000 : limit; // no /proc (macOS, Windows): a conservative guess
@@ -50,7 +51,8 @@ public final class Limits {
 
     /** How many more platform threads this JVM may start: the ceiling less the threads already live. */
     public static long platformThreadsAvailable() {
-        return Math.max(0, platformThreadCeiling() - ManagementFactory.getThreadMXBean().getThreadCount() - 64);
+        return Math.max(
+                0, platformThreadCeiling() - ManagementFactory.getThreadMXBean().getThreadCount() - 64);
     }
 
     /** How many parked virtual threads the free heap can hold, at {@link #BYTES_PER_VIRTUAL_THREAD} each. */
@@ -71,7 +73,10 @@ public final class Limits {
                             + "(the smallest of ulimit -u, kernel.threads-max and the cgroup's pids.max), and %,d are already live, so about %,d more "
                             + "fit. Use a smaller pool (a fixed pool of a few hundred threads), or virtual threads, "
                             + "which are not OS threads.",
-                    n, platformThreadCeiling(), ManagementFactory.getThreadMXBean().getThreadCount(), available));
+                    n,
+                    platformThreadCeiling(),
+                    ManagementFactory.getThreadMXBean().getThreadCount(),
+                    available));
         }
     }
 
@@ -106,14 +111,16 @@ public final class Limits {
         if (d.compareTo(MAX_EXPERIMENT) > 0) {
             throw new IllegalArgumentException(String.format(
                     "%s would take about %s, longer than the %d minutes the kit allows for one experiment: "
-                            + "use fewer tasks, shorter tasks or a bigger pool.", what, pretty(d), MAX_EXPERIMENT.toMinutes()));
+                            + "use fewer tasks, shorter tasks or a bigger pool.",
+                    what, pretty(d), MAX_EXPERIMENT.toMinutes()));
         }
     }
 
     static String pretty(Duration d) {
         long s = d.toSeconds();
-        return s >= 3600 ? String.format("%.1f h", s / 3600.0) : s >= 60 ? String.format("%.1f min", s / 60.0)
-                : String.format("%.1f s", d.toMillis() / 1000.0);
+        return s >= 3600
+                ? String.format("%.1f h", s / 3600.0)
+                : s >= 60 ? String.format("%.1f min", s / 60.0) : String.format("%.1f s", d.toMillis() / 1000.0);
     }
 
     /**

@@ -54,10 +54,14 @@ public final class Machine {
         }
 
         /** Whether anything could be read. */
-        public boolean known() { return source != null && !Double.isNaN(otherCores); }
+        public boolean known() {
+            return source != null && !Double.isNaN(otherCores);
+        }
 
         /** Whether other programs used more than {@link #BUSY_CORES} on average. */
-        public boolean busy() { return known() && otherCores > BUSY_CORES; }
+        public boolean busy() {
+            return known() && otherCores > BUSY_CORES;
+        }
 
         /** One sentence of evidence, for example "other programs used 0.93 of 2 cores (/proc/stat)". */
         public String evidence() {
@@ -79,8 +83,10 @@ public final class Machine {
         };
     }
 
-    private static final Optional<Path> PROC = Files.isReadable(Path.of("/proc/stat"))
-            && Files.isReadable(Path.of("/proc/self/stat")) ? Optional.of(Path.of("/proc")) : Optional.empty();
+    private static final Optional<Path> PROC =
+            Files.isReadable(Path.of("/proc/stat")) && Files.isReadable(Path.of("/proc/self/stat"))
+                    ? Optional.of(Path.of("/proc"))
+                    : Optional.empty();
     /** USER_HZ: the unit of /proc's CPU times, 100 on every Linux architecture the course runs on. */
     private static final double TICKS_PER_SECOND = 100.0;
 
@@ -93,7 +99,7 @@ public final class Machine {
             long own1 = ownTicks();
             double seconds = (System.nanoTime() - t0) / 1e9;
             if (m0 == null || m1 == null || own0 < 0 || own1 < 0 || seconds <= 0) return Load.unknown(seconds);
-            long busy = m1[0] - m0[0];           // every CPU's non-idle time, steal included
+            long busy = m1[0] - m0[0]; // every CPU's non-idle time, steal included
             long own = own1 - own0;
             double other = Math.max(0, busy - own) / TICKS_PER_SECOND / seconds;
             return new Load(seconds, other, Runtime.getRuntime().availableProcessors(), "/proc/stat");
@@ -140,7 +146,8 @@ public final class Machine {
                 double all = os.getCpuLoad(), mine = os.getProcessCpuLoad();
                 int cores = Runtime.getRuntime().availableProcessors();
                 if (all >= 0 && mine >= 0) {
-                    return new Load(seconds, Math.max(0, all - mine) * cores, cores, "the operating system's recent CPU load");
+                    return new Load(
+                            seconds, Math.max(0, all - mine) * cores, cores, "the operating system's recent CPU load");
                 }
             }
             return Load.unknown(seconds);

@@ -28,7 +28,8 @@ public final class Measure {
      *
      * @param opsPerRun how many operations one run performs (for per-operation figures); at least 1
      */
-    public static Measurement repeat(String name, int warmups, int reps, long opsPerRun, Action action) throws Exception {
+    public static Measurement repeat(String name, int warmups, int reps, long opsPerRun, Action action)
+            throws Exception {
         Objects.requireNonNull(action, "action");
         if (warmups < 0) throw new IllegalArgumentException("warmups cannot be negative: " + warmups);
         if (reps < 1) throw new IllegalArgumentException("reps must be at least 1: " + reps);
@@ -92,33 +93,46 @@ public final class Measure {
      */
     public record Measurement(String name, int warmups, long opsPerRun, long[] wallNanos, long[] cpuNanos) {
         /** Median wall time of one run, in nanoseconds. */
-        public double medianWallNanos() { return median(wallNanos); }
+        public double medianWallNanos() {
+            return median(wallNanos);
+        }
 
         /** Median process CPU time of one run, in nanoseconds. */
-        public double medianCpuNanos() { return median(cpuNanos); }
+        public double medianCpuNanos() {
+            return median(cpuNanos);
+        }
 
         /** Median wall time per operation, in microseconds. */
-        public double perOpMicros() { return medianWallNanos() / opsPerRun / 1_000.0; }
+        public double perOpMicros() {
+            return medianWallNanos() / opsPerRun / 1_000.0;
+        }
 
         /** Median CPU time per operation, in microseconds. */
-        public double cpuPerOpMicros() { return medianCpuNanos() / opsPerRun / 1_000.0; }
+        public double cpuPerOpMicros() {
+            return medianCpuNanos() / opsPerRun / 1_000.0;
+        }
 
         /** Fastest and slowest run's wall time per operation, in microseconds. */
         public double[] rangePerOpMicros() {
-            return new double[] {Arrays.stream(wallNanos).min().orElse(0) / (double) opsPerRun / 1_000.0,
-                    Arrays.stream(wallNanos).max().orElse(0) / (double) opsPerRun / 1_000.0};
+            return new double[] {
+                Arrays.stream(wallNanos).min().orElse(0) / (double) opsPerRun / 1_000.0,
+                Arrays.stream(wallNanos).max().orElse(0) / (double) opsPerRun / 1_000.0
+            };
         }
 
         /** How the figure was obtained, in one sentence. */
         public String method() {
-            return String.format("median of %d timed runs after %d warm-up runs, %,d operations per run; "
-                            + "wall time by System.nanoTime, CPU time of the whole process", wallNanos.length, warmups, opsPerRun);
+            return String.format(
+                    "median of %d timed runs after %d warm-up runs, %,d operations per run; "
+                            + "wall time by System.nanoTime, CPU time of the whole process",
+                    wallNanos.length, warmups, opsPerRun);
         }
 
         @Override
         public String toString() {
             double[] r = rangePerOpMicros();
-            return String.format("%s: %.2f µs per operation wall (range %.2f–%.2f), %.2f µs CPU — %s",
+            return String.format(
+                    "%s: %.2f µs per operation wall (range %.2f–%.2f), %.2f µs CPU — %s",
                     name, perOpMicros(), r[0], r[1], cpuPerOpMicros(), method());
         }
     }

@@ -38,7 +38,12 @@ public final class Notebook {
 
     /** Calls into rapaio only when it is there: this class is never linked outside the kernel. */
     private static final class Kernel {
-        static String display(Object value) { return Global.display(value); }
-        static void update(String id, Object value) { Global.updateDisplay(id, value); }
+        static String display(Object value) {
+            return Global.display(value);
+        }
+
+        static void update(String id, Object value) {
+            Global.updateDisplay(id, value);
+        }
     }
 }

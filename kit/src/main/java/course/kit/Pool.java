@@ -24,8 +24,8 @@ public record Pool(String name, boolean virtualThreads, int platformThreads, Sup
     /** {@code Executors.newFixedThreadPool(size)}: at most {@code size} platform threads, a FIFO queue. */
     public static Pool fixed(int size) {
         if (size < 1) throw new IllegalArgumentException("a fixed pool needs at least 1 thread, not " + size);
-        return new Pool("fixed pool of " + String.format("%,d", size), false, size,
-                () -> Executors.newFixedThreadPool(size));
+        return new Pool(
+                "fixed pool of " + String.format("%,d", size), false, size, () -> Executors.newFixedThreadPool(size));
     }
 
     /** {@code Executors.newVirtualThreadPerTaskExecutor()}: one new virtual thread per task. */
@@ -35,7 +35,10 @@ public record Pool(String name, boolean virtualThreads, int platformThreads, Sup
 
     /** {@code Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())}: one new platform thread per task. */
     public static Pool platformPerTask() {
-        return new Pool("platform thread per task", false, -1,
+        return new Pool(
+                "platform thread per task",
+                false,
+                -1,
                 () -> Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory()));
     }
 
@@ -45,7 +48,9 @@ public record Pool(String name, boolean virtualThreads, int platformThreads, Sup
     }
 
     /** The same pool under another name. */
-    public Pool named(String newName) { return new Pool(newName, virtualThreads, platformThreads, factory); }
+    public Pool named(String newName) {
+        return new Pool(newName, virtualThreads, platformThreads, factory);
+    }
 
     /** Refuses a run of {@code tasks} tasks that this JVM cannot hold, with a message that says why. */
     void validate(int tasks) {

@@ -53,12 +53,15 @@ public final class PoolModel {
      */
     public record Allowances(Duration fixed, Duration perWave, Duration perPlatformThread, Duration perVirtualThread) {
         /** The constants the course used before it calibrated: a quiet or busy 2-core VM. */
-        public static final Allowances TWO_CORE_VM = new Allowances(SLACK_FIXED, SLACK_PER_WAVE,
-                SLACK_PER_PLATFORM_THREAD, SLACK_PER_VIRTUAL_THREAD);
+        public static final Allowances TWO_CORE_VM =
+                new Allowances(SLACK_FIXED, SLACK_PER_WAVE, SLACK_PER_PLATFORM_THREAD, SLACK_PER_VIRTUAL_THREAD);
 
         /** Allowances grown from a calibration: the per-thread ones are multiples of its measured costs. */
         public static Allowances from(Calibration c) {
-            return new Allowances(SLACK_FIXED, SLACK_PER_WAVE, c.platformThread().multipliedBy(PLATFORM_FACTOR),
+            return new Allowances(
+                    SLACK_FIXED,
+                    SLACK_PER_WAVE,
+                    c.platformThread().multipliedBy(PLATFORM_FACTOR),
                     c.virtualThread().multipliedBy(VIRTUAL_FACTOR));
         }
 
@@ -73,7 +76,8 @@ public final class PoolModel {
                 throw new IllegalArgumentException("waves and thread counts cannot be negative: " + waves + ", "
                         + platformThreads + ", " + virtualThreads);
             }
-            return fixed.plus(perWave.multipliedBy(waves)).plus(perPlatformThread.multipliedBy(platformThreads))
+            return fixed.plus(perWave.multipliedBy(waves))
+                    .plus(perPlatformThread.multipliedBy(platformThreads))
                     .plus(perVirtualThread.multipliedBy(virtualThreads));
         }
     }
@@ -111,7 +115,8 @@ public final class PoolModel {
 
     /** {@link #slackFor(int, int)} with the given allowances. */
     public static Duration slackFor(int tasks, int poolSize, Allowances allowances) {
-        return poolSize == 0 ? allowances.slack(0, 0, tasks) // the single wave's wake-ups are in the per-thread allowance
+        return poolSize == 0
+                ? allowances.slack(0, 0, tasks) // the single wave's wake-ups are in the per-thread allowance
                 : allowances.slack(waves(tasks, poolSize), Math.min(poolSize, tasks), 0);
     }
 
@@ -124,10 +129,18 @@ public final class PoolModel {
         int waves = poolSize == 0 ? (tasks == 0 ? 0 : 1) : waves(tasks, poolSize);
         double lo = taskTime.multipliedBy(waves).toNanos() / 1e6;
         double slack = slackFor(tasks, poolSize).toNanos() / 1e6;
-        String why = String.format(java.util.Locale.ROOT, "%d wave%s × %s, + up to %,.0f ms for %s", waves,
-                waves == 1 ? "" : "s", pretty(taskTime), slack,
-                poolSize == 0 ? String.format(java.util.Locale.ROOT, "starting %,d virtual threads", tasks)
-                        : String.format(java.util.Locale.ROOT, "%,d platform threads and the waves' wake-ups",
+        String why = String.format(
+                java.util.Locale.ROOT,
+                "%d wave%s × %s, + up to %,.0f ms for %s",
+                waves,
+                waves == 1 ? "" : "s",
+                pretty(taskTime),
+                slack,
+                poolSize == 0
+                        ? String.format(java.util.Locale.ROOT, "starting %,d virtual threads", tasks)
+                        : String.format(
+                                java.util.Locale.ROOT,
+                                "%,d platform threads and the waves' wake-ups",
                                 Math.min(poolSize, tasks)));
         return new Band(lo, lo + slack, "ms", why);
     }

@@ -43,7 +43,8 @@ public final class Probe {
     /** Records that the calling thread started a task: counts it, its thread kind, and updates the peak. */
     public void enter() {
         entered.incrementAndGet();
-        if (Thread.currentThread().isVirtual()) virtual.incrementAndGet(); else platform.incrementAndGet();
+        if (Thread.currentThread().isVirtual()) virtual.incrementAndGet();
+        else platform.incrementAndGet();
         int now = inFlight.incrementAndGet();
         peak.accumulateAndGet(now, Math::max);
     }
@@ -95,22 +96,34 @@ public final class Probe {
     }
 
     /** The number of tasks entered and not yet exited. */
-    public int inFlight() { return inFlight.get(); }
+    public int inFlight() {
+        return inFlight.get();
+    }
 
     /** The highest number of tasks that were in flight at the same moment. */
-    public int peak() { return peak.get(); }
+    public int peak() {
+        return peak.get();
+    }
 
     /** How many tasks entered. */
-    public int entered() { return entered.get(); }
+    public int entered() {
+        return entered.get();
+    }
 
     /** How many tasks exited. */
-    public int exited() { return exited.get(); }
+    public int exited() {
+        return exited.get();
+    }
 
     /** How many tasks entered on a virtual thread. */
-    public int virtualCount() { return virtual.get(); }
+    public int virtualCount() {
+        return virtual.get();
+    }
 
     /** How many tasks entered on a platform thread. */
-    public int platformCount() { return platform.get(); }
+    public int platformCount() {
+        return platform.get();
+    }
 
     @Override
     public String toString() {

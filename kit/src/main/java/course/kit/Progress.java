@@ -13,6 +13,7 @@ import java.util.function.IntSupplier;
 public final class Progress implements AutoCloseable {
     /** How long a run goes before its progress line appears. */
     public static final Duration SHOW_AFTER = Duration.ofMillis(750);
+
     private static final long REFRESH_MILLIS = 250;
 
     private final String label;
@@ -27,7 +28,8 @@ public final class Progress implements AutoCloseable {
         this.label = label;
         this.total = total;
         this.done = done;
-        this.updater = live ? Thread.ofPlatform().daemon().name("course-progress").unstarted(this::loop) : null;
+        this.updater =
+                live ? Thread.ofPlatform().daemon().name("course-progress").unstarted(this::loop) : null;
         if (updater != null) updater.start();
     }
 
@@ -41,7 +43,8 @@ public final class Progress implements AutoCloseable {
             Thread.sleep(SHOW_AFTER);
             while (!finished) {
                 View v = view(false);
-                if (displayId == null) displayId = Notebook.display(v); else Notebook.update(displayId, v);
+                if (displayId == null) displayId = Notebook.display(v);
+                else Notebook.update(displayId, v);
                 Thread.sleep(REFRESH_MILLIS);
             }
         } catch (InterruptedException e) {
@@ -72,7 +75,10 @@ public final class Progress implements AutoCloseable {
             }
         }
         if (displayId != null) {
-            try { Notebook.update(displayId, view(true)); } catch (RuntimeException ignored) { }
+            try {
+                Notebook.update(displayId, view(true));
+            } catch (RuntimeException ignored) {
+            }
         }
         if (interrupted) Thread.currentThread().interrupt();
     }

@@ -99,7 +99,8 @@ public final class Recorder {
         Objects.requireNonNull(body, "body");
         int index = claim();
         return () -> {
-            @SuppressWarnings("unchecked") T[] out = (T[]) new Object[1];
+            @SuppressWarnings("unchecked")
+            T[] out = (T[]) new Object[1];
             Exception thrown = recordAndRethrow(index, () -> out[0] = body.call());
             if (thrown != null) throw thrown;
             return out[0];
@@ -118,7 +119,9 @@ public final class Recorder {
     }
 
     /** How many tasks have ended so far. */
-    public int done() { return done.get(); }
+    public int done() {
+        return done.get();
+    }
 
     /** Wraps a task body for the kit's own runs, with the index chosen by the caller. */
     void run(int index, Task task) {
@@ -136,8 +139,16 @@ public final class Recorder {
             if (progress != null) progress.close();
             int n = Math.min(next.get(), starts.length);
             String[] f = failures == null ? null : Arrays.copyOf(failures, n);
-            result = new RunResult(name, pool, elapsed, Arrays.copyOf(starts, n), Arrays.copyOf(ends, n),
-                    Arrays.copyOf(threads, n), Arrays.copyOf(virtual, n), f, Map.copyOf(names));
+            result = new RunResult(
+                    name,
+                    pool,
+                    elapsed,
+                    Arrays.copyOf(starts, n),
+                    Arrays.copyOf(ends, n),
+                    Arrays.copyOf(threads, n),
+                    Arrays.copyOf(virtual, n),
+                    f,
+                    Map.copyOf(names));
         }
         return result;
     }
@@ -145,8 +156,9 @@ public final class Recorder {
     private int claim() {
         int i = next.getAndIncrement();
         if (i >= starts.length) {
-            throw new IllegalStateException(String.format("%s: recorder sized for %,d tasks, and task %,d came; "
-                    + "start it with a larger capacity", name, starts.length, i + 1));
+            throw new IllegalStateException(String.format(
+                    "%s: recorder sized for %,d tasks, and task %,d came; " + "start it with a larger capacity",
+                    name, starts.length, i + 1));
         }
         return i;
     }
@@ -188,9 +200,18 @@ public final class Recorder {
 
     /** An executor that records every task submitted to it, then hands it to the wrapped one. */
     private final class Recording extends ForwardingExecutor {
-        Recording(ExecutorService delegate) { super(delegate); }
+        Recording(ExecutorService delegate) {
+            super(delegate);
+        }
 
-        @Override protected Runnable wrap(Runnable command) { return task(command::run); }
-        @Override public String toString() { return "recorded " + delegate; }
+        @Override
+        protected Runnable wrap(Runnable command) {
+            return task(command::run);
+        }
+
+        @Override
+        public String toString() {
+            return "recorded " + delegate;
+        }
     }
 }

@@ -12,8 +12,16 @@ package course.kit;
  * @param unit         the unit of predicted and measured, for example "ms" or "µs/thread"
  * @param note         the parameters at this scale, or why the article's figure differs
  */
-public record Reproduction(String experiment, String article, String reported, double predicted, double measured,
-                           String unit, String note) {
+public record Reproduction(
+        String experiment,
+        String article,
+        String reported,
+        double predicted,
+        double measured,
+        String unit,
+        String note) {
     /** measured ÷ predicted (NaN when there is no prediction). */
-    public double ratio() { return predicted == 0 ? Double.NaN : measured / predicted; }
+    public double ratio() {
+        return predicted == 0 ? Double.NaN : measured / predicted;
+    }
 }

@@ -42,8 +42,8 @@ public final class Run {
         });
         var result = rec.stop();
         if (interrupted) {
-            throw new InterruptedException(String.format("%s interrupted after %,d of %,d tasks; its executor was shut down",
-                    name, rec.done(), count));
+            throw new InterruptedException(String.format(
+                    "%s interrupted after %,d of %,d tasks; its executor was shut down", name, rec.done(), count));
         }
         return result;
     }
@@ -85,7 +85,8 @@ public final class Run {
      * Runs {@code count} tasks on an executor the caller owns and keeps open: submits them all, then waits
      * for every one. If interrupted, it cancels the tasks (with interruption) and throws.
      */
-    public static RunResult on(String name, ExecutorService executor, int count, Task task) throws InterruptedException {
+    public static RunResult on(String name, ExecutorService executor, int count, Task task)
+            throws InterruptedException {
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(task, "task");
         if (count < 0) throw new IllegalArgumentException("the number of tasks cannot be negative: " + count);

@@ -23,8 +23,16 @@ public final class RunResult {
     private final String[] failures;
     private final Map<Long, String> threadNames;
 
-    RunResult(String name, String pool, long elapsedNanos, long[] starts, long[] ends, long[] threadIds,
-              boolean[] virtual, String[] failures, Map<Long, String> threadNames) {
+    RunResult(
+            String name,
+            String pool,
+            long elapsedNanos,
+            long[] starts,
+            long[] ends,
+            long[] threadIds,
+            boolean[] virtual,
+            String[] failures,
+            Map<Long, String> threadNames) {
         this.name = name;
         this.pool = pool;
         this.elapsedNanos = elapsedNanos;
@@ -37,32 +45,50 @@ public final class RunResult {
     }
 
     /** The run's label, as charts and tables show it. */
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
     /** The executor's description, for example "fixed pool of 200". */
-    public String pool() { return pool; }
+    public String pool() {
+        return pool;
+    }
 
     /** How many tasks were submitted. */
-    public int count() { return starts.length; }
+    public int count() {
+        return starts.length;
+    }
 
     /** How many tasks ran (started); fewer than {@link #count()} only when the run was cut short. */
-    public int started() { return (int) Arrays.stream(starts).filter(s -> s >= 0).count(); }
+    public int started() {
+        return (int) Arrays.stream(starts).filter(s -> s >= 0).count();
+    }
 
     /** Wall time from creating the executor to the return of its {@code close()}. */
-    public Duration elapsed() { return Duration.ofNanos(elapsedNanos); }
+    public Duration elapsed() {
+        return Duration.ofNanos(elapsedNanos);
+    }
 
     /** {@link #elapsed()} in milliseconds. */
-    public double elapsedMillis() { return elapsedNanos / 1e6; }
+    public double elapsedMillis() {
+        return elapsedNanos / 1e6;
+    }
 
     /** {@link #elapsed()} in seconds. */
-    public double elapsedSeconds() { return elapsedNanos / 1e9; }
+    public double elapsedSeconds() {
+        return elapsedNanos / 1e9;
+    }
 
     /** Tasks completed per second of elapsed time. */
-    public double throughputPerSecond() { return elapsedNanos == 0 ? 0 : count() / (elapsedNanos / 1e9); }
+    public double throughputPerSecond() {
+        return elapsedNanos == 0 ? 0 : count() / (elapsedNanos / 1e9);
+    }
 
     /** How many tasks threw. */
     public int failed() {
-        return failures == null ? 0 : (int) Arrays.stream(failures).filter(f -> f != null).count();
+        return failures == null
+                ? 0
+                : (int) Arrays.stream(failures).filter(f -> f != null).count();
     }
 
     /** How many tasks ran on virtual threads. */
@@ -73,7 +99,9 @@ public final class RunResult {
     }
 
     /** How many distinct threads ran the tasks. */
-    public int threadsUsed() { return (int) LongStream.of(threadIds).filter(id -> id != 0).distinct().count(); }
+    public int threadsUsed() {
+        return (int) LongStream.of(threadIds).filter(id -> id != 0).distinct().count();
+    }
 
     /** The highest number of tasks that were running at the same moment (a sweep over starts and ends). */
     public int peakConcurrency() {
@@ -81,14 +109,22 @@ public final class RunResult {
         long[] e = Arrays.stream(ends).filter(x -> x >= 0).sorted().toArray();
         int i = 0, j = 0, now = 0, peak = 0;
         while (i < s.length) {
-            if (j < e.length && e[j] <= s[i]) { now--; j++; }
-            else { now++; i++; peak = Math.max(peak, now); }
+            if (j < e.length && e[j] <= s[i]) {
+                now--;
+                j++;
+            } else {
+                now++;
+                i++;
+                peak = Math.max(peak, now);
+            }
         }
         return peak;
     }
 
     /** Nanoseconds from the run's start until the last task started: how long submitting and starting took. */
-    public long lastStartNanos() { return Arrays.stream(starts).max().orElse(0); }
+    public long lastStartNanos() {
+        return Arrays.stream(starts).max().orElse(0);
+    }
 
     /** The records of every task that started, in submission order. */
     public List<TaskRecord> records() {
@@ -102,10 +138,14 @@ public final class RunResult {
     }
 
     /** Start nanos per task (-1 where a task never started); a copy. */
-    public long[] startNanos() { return starts.clone(); }
+    public long[] startNanos() {
+        return starts.clone();
+    }
 
     /** End nanos per task (-1 where a task never ended); a copy. */
-    public long[] endNanos() { return ends.clone(); }
+    public long[] endNanos() {
+        return ends.clone();
+    }
 
     /**
      * The number of tasks in flight over time, as {@code {seconds[], inFlight[]}} sampled at {@code points}
@@ -139,9 +179,16 @@ public final class RunResult {
     /** One line: name, tasks, elapsed, peak concurrency, threads, throughput. */
     @Override
     public String toString() {
-        return String.format("%s: %,d tasks on %s in %,.0f ms — peak %,d at once on %,d %s threads, %,.0f tasks/s%s",
-                name, count(), pool, elapsedMillis(), peakConcurrency(), threadsUsed(),
+        return String.format(
+                "%s: %,d tasks on %s in %,.0f ms — peak %,d at once on %,d %s threads, %,.0f tasks/s%s",
+                name,
+                count(),
+                pool,
+                elapsedMillis(),
+                peakConcurrency(),
+                threadsUsed(),
                 virtualTasks() == count() ? "virtual" : virtualTasks() == 0 ? "platform" : "mixed",
-                throughputPerSecond(), failed() > 0 ? String.format(" (%,d failed)", failed()) : "");
+                throughputPerSecond(),
+                failed() > 0 ? String.format(" (%,d failed)", failed()) : "");
     }
 }

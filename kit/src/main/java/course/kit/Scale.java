@@ -32,8 +32,7 @@ public enum Scale {
         return switch (raw.trim().toLowerCase(Locale.ROOT)) {
             case "full" -> FULL;
             case "quick" -> QUICK;
-            default -> throw new IllegalArgumentException(
-                    "COURSE_SCALE must be 'full' or 'quick', not '" + raw + "'");
+            default -> throw new IllegalArgumentException("COURSE_SCALE must be 'full' or 'quick', not '" + raw + "'");
         };
     }
 
@@ -43,10 +42,14 @@ public enum Scale {
     }
 
     /** {@code full} at the full scale, {@code quick} at the quick one. */
-    public int pick(int full, int quick) { return this == FULL ? full : quick; }
+    public int pick(int full, int quick) {
+        return this == FULL ? full : quick;
+    }
 
     /** {@code full} at the full scale, {@code quick} at the quick one. */
-    public long pick(long full, long quick) { return this == FULL ? full : quick; }
+    public long pick(long full, long quick) {
+        return this == FULL ? full : quick;
+    }
 
     /** A duration: {@code full} as given, or divided by {@code quickDivisor} at the quick scale. */
     public Duration shrink(Duration full, int quickDivisor) {
@@ -62,5 +65,7 @@ public enum Scale {
 
     /** Lower-case name, as COURSE_SCALE spells it. */
     @Override
-    public String toString() { return name().toLowerCase(Locale.ROOT); }
+    public String toString() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 }

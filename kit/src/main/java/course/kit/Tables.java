@@ -34,12 +34,28 @@ public final class Tables {
 
     /** One row per run: executor, tasks, elapsed, peak concurrency, threads, throughput, failures. */
     public static Table runs(String title, RunResult... runs) {
-        Builder b = of(title, "run", "executor", "tasks", "elapsed (ms)", "peak in flight", "threads used",
-                "thread kind", "tasks/s", "failed");
+        Builder b = of(
+                title,
+                "run",
+                "executor",
+                "tasks",
+                "elapsed (ms)",
+                "peak in flight",
+                "threads used",
+                "thread kind",
+                "tasks/s",
+                "failed");
         for (RunResult r : runs) {
-            b.row(r.name(), r.pool(), r.count(), round(r.elapsedMillis(), 1), r.peakConcurrency(), r.threadsUsed(),
+            b.row(
+                    r.name(),
+                    r.pool(),
+                    r.count(),
+                    round(r.elapsedMillis(), 1),
+                    r.peakConcurrency(),
+                    r.threadsUsed(),
                     r.virtualTasks() == r.count() ? "virtual" : r.virtualTasks() == 0 ? "platform" : "mixed",
-                    round(r.throughputPerSecond(), 0), r.failed());
+                    round(r.throughputPerSecond(), 0),
+                    r.failed());
         }
         return b.table();
     }
@@ -96,18 +112,28 @@ public final class Tables {
                 Column<?> column;
                 if (!present.isEmpty() && present.stream().allMatch(Builder::isInt)) {
                     IntColumn ic = IntColumn.create(names[c]);
-                    values.forEach(v -> { if (v == null) ic.appendMissing(); else ic.append(((Number) v).intValue()); });
+                    values.forEach(v -> {
+                        if (v == null) ic.appendMissing();
+                        else ic.append(((Number) v).intValue());
+                    });
                     column = ic;
                 } else if (!present.isEmpty() && present.stream().allMatch(v -> isInt(v) || v instanceof Long)) {
                     LongColumn lc = LongColumn.create(names[c]);
-                    values.forEach(v -> { if (v == null) lc.appendMissing(); else lc.append(((Number) v).longValue()); });
+                    values.forEach(v -> {
+                        if (v == null) lc.appendMissing();
+                        else lc.append(((Number) v).longValue());
+                    });
                     column = lc;
                 } else if (!present.isEmpty() && present.stream().allMatch(v -> v instanceof Number)) {
                     DoubleColumn dc = DoubleColumn.create(names[c]);
-                    values.forEach(v -> { if (v == null) dc.appendMissing(); else dc.append(((Number) v).doubleValue()); });
+                    values.forEach(v -> {
+                        if (v == null) dc.appendMissing();
+                        else dc.append(((Number) v).doubleValue());
+                    });
                     column = dc;
                 } else {
-                    column = StringColumn.create(names[c], values.stream().map(String::valueOf).toList());
+                    column = StringColumn.create(
+                            names[c], values.stream().map(String::valueOf).toList());
                 }
                 t.addColumns(column);
             }

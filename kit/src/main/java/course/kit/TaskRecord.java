@@ -13,8 +13,12 @@ package course.kit;
  */
 public record TaskRecord(int index, long startNanos, long endNanos, boolean virtual, String thread, String failure) {
     /** The task's own running time in nanoseconds. */
-    public long durationNanos() { return endNanos - startNanos; }
+    public long durationNanos() {
+        return endNanos - startNanos;
+    }
 
     /** Whether the task completed without throwing. */
-    public boolean ok() { return failure == null; }
+    public boolean ok() {
+        return failure == null;
+    }
 }

@@ -36,7 +36,9 @@ class ChartsTest {
     }
 
     static List<String> names(org.knowm.xchart.internal.chartpart.Chart<?, ?> c) {
-        return c.getSeriesCollection().stream().map(x -> ((org.knowm.xchart.internal.series.Series) x).getName()).toList();
+        return c.getSeriesCollection().stream()
+                .map(x -> ((org.knowm.xchart.internal.series.Series) x).getName())
+                .toList();
     }
 
     static void assertPng(byte[] png, int width, int height) throws Exception {
@@ -72,15 +74,24 @@ class ChartsTest {
 
     @Test
     void timelineSkipsTasksThatNeverStartedAndDrawsUnfinishedOnesToTheEnd() {
-        RunResult r = new RunResult("cut", "p", 2_000_000_000L, new long[] {0, 500_000_000L, -1},
-                new long[] {1_000_000_000L, -1, -1}, new long[] {1, 2, 0}, new boolean[3], null, Map.of());
+        RunResult r = new RunResult(
+                "cut",
+                "p",
+                2_000_000_000L,
+                new long[] {0, 500_000_000L, -1},
+                new long[] {1_000_000_000L, -1, -1},
+                new long[] {1, 2, 0},
+                new boolean[3],
+                null,
+                Map.of());
         double[] xs = Charts.timeline(r).getSeries("cut").getXData();
         assertArrayEquals(new double[] {0, 1, 1, 0.5, 2, 2}, xs, 1e-12);
     }
 
     @Test
     void timelineOfAnEmptyRunStillDraws() throws Exception {
-        RunResult r = new RunResult("none", "p", 0, new long[0], new long[0], new long[0], new boolean[0], null, Map.of());
+        RunResult r =
+                new RunResult("none", "p", 0, new long[0], new long[0], new long[0], new boolean[0], null, Map.of());
         XYChart c = Charts.timeline(r);
         assertEquals(1, c.getSeries("none").getXData().length);
         assertPng(Charts.png(c), Charts.WIDTH, Charts.HEIGHT);
@@ -152,7 +163,8 @@ class ChartsTest {
     @Test
     void groupedBarsRefuseAMissingValue() {
         Map<String, List<? extends Number>> series = Map.of("wall", List.of(1));
-        var e = assertThrows(IllegalArgumentException.class,
+        var e = assertThrows(
+                IllegalArgumentException.class,
                 () -> Charts.groupedBars("cost", "µs", List.of("platform", "virtual"), series));
         assertTrue(e.getMessage().contains("'wall' has 1 values for 2 categories"), e.getMessage());
     }
@@ -168,7 +180,8 @@ class ChartsTest {
         XYSeries predicted = c.getSeries("Predicted (Little's law)");
         assertArrayEquals(new double[] {10, 20, 30}, measured.getYData());
         assertEquals(SeriesMarkers.CIRCLE, measured.getMarker());
-        assertNull(measured.getLineStyle() == null ? null : measured.getLineStyle().getDashArray(), "measured is solid");
+        assertNull(
+                measured.getLineStyle() == null ? null : measured.getLineStyle().getDashArray(), "measured is solid");
         assertEquals(SeriesMarkers.NONE, predicted.getMarker());
         assertNotNull(predicted.getLineStyle().getDashArray(), "predicted is dashed");
         assertPng(Charts.png(c), Charts.WIDTH, Charts.HEIGHT);

@@ -108,7 +108,8 @@ class CheckTest {
 
     @Test
     void atMostAndAtLeastIncludeTheLimit() {
-        assertEquals("✔ mem: measured 512 MB, predicted at most 512 MB", passes(() -> Check.atMost("mem", 512, 512, "MB")));
+        assertEquals(
+                "✔ mem: measured 512 MB, predicted at most 512 MB", passes(() -> Check.atMost("mem", 512, 512, "MB")));
         fails(() -> Check.atMost("mem", 513, 512, "MB"));
         assertEquals("✔ rate: measured 10, predicted at least 10", passes(() -> Check.atLeast("rate", 10, 10, null)));
         assertEquals("✘ rate: measured 9.50, predicted at least 10", fails(() -> Check.atLeast("rate", 9.5, 10, null)));

@@ -21,14 +21,31 @@ import org.junit.jupiter.api.Timeout;
 public class ChildJvmIT {
 
     /** What {@link #describe} returns: every parameter type the child converts, and facts about the child. */
-    public record Answer(int sum, long big, String text, double half, boolean flag, long sleepMillis,
-                         long pid, String property, boolean virtualRan, int peak) {}
+    public record Answer(
+            int sum,
+            long big,
+            String text,
+            double half,
+            boolean flag,
+            long sleepMillis,
+            long pid,
+            String property,
+            boolean virtualRan,
+            int peak) {}
 
     public static Answer describe(int a, long b, String text, double d, boolean flag, Duration sleep) throws Exception {
-        RunResult r = Run.tasks(Pool.fixed(2), 4, i -> { });
-        return new Answer(a + (int) b, b * 2, text.toUpperCase(), d / 2, !flag, sleep.toMillis(),
-                ProcessHandle.current().pid(), System.getProperty("kit.test.property"),
-                Run.tasks(Pool.virtual(), 1, i -> { }).virtualTasks() == 1, r.peakConcurrency() <= 2 ? 2 : -1);
+        RunResult r = Run.tasks(Pool.fixed(2), 4, i -> {});
+        return new Answer(
+                a + (int) b,
+                b * 2,
+                text.toUpperCase(),
+                d / 2,
+                !flag,
+                sleep.toMillis(),
+                ProcessHandle.current().pid(),
+                System.getProperty("kit.test.property"),
+                Run.tasks(Pool.virtual(), 1, i -> {}).virtualTasks() == 1,
+                r.peakConcurrency() <= 2 ? 2 : -1);
     }
 
     public static int fail(String why) {
@@ -46,8 +63,17 @@ public class ChildJvmIT {
 
     @Test
     void callRunsTheMethodInAnotherJvmAndReadsItsRecord() throws Exception {
-        Answer a = ChildJvm.call(List.of("-Xmx256m", "-Dkit.test.property=set by the parent"), Answer.class,
-                ChildJvmIT.class, "describe", "2", "40", "café", "3.0", "false", "PT1.5S");
+        Answer a = ChildJvm.call(
+                List.of("-Xmx256m", "-Dkit.test.property=set by the parent"),
+                Answer.class,
+                ChildJvmIT.class,
+                "describe",
+                "2",
+                "40",
+                "café",
+                "3.0",
+                "false",
+                "PT1.5S");
         assertEquals(42, a.sum());
         assertEquals(80L, a.big());
         assertEquals("CAFÉ", a.text());
@@ -62,7 +88,8 @@ public class ChildJvmIT {
 
     @Test
     void aFailingChildThrowsWithItsOutput() {
-        var e = assertThrows(IllegalStateException.class,
+        var e = assertThrows(
+                IllegalStateException.class,
                 () -> ChildJvm.call(List.of(), Integer.class, ChildJvmIT.class, "fail", "on purpose"));
         assertTrue(e.getMessage().startsWith("the child JVM (ChildJvmIT.fail) exited with 1"), e.getMessage());
         assertTrue(e.getMessage().contains("child says on purpose"), e.getMessage());
@@ -70,11 +97,12 @@ public class ChildJvmIT {
 
     @Test
     void aMissingMethodOrUnsupportedParameterFailsClearly() {
-        var missing = assertThrows(IllegalStateException.class,
-                () -> ChildJvm.call(List.of(), Integer.class, ChildJvmIT.class, "fail"));
+        var missing = assertThrows(
+                IllegalStateException.class, () -> ChildJvm.call(List.of(), Integer.class, ChildJvmIT.class, "fail"));
         assertTrue(missing.getMessage().contains("NoSuchMethodException"), missing.getMessage());
         assertTrue(missing.getMessage().contains("fail with 0 parameters"), missing.getMessage());
-        var unsupported = assertThrows(IllegalStateException.class,
+        var unsupported = assertThrows(
+                IllegalStateException.class,
                 () -> ChildJvm.call(List.of(), String.class, ChildJvmIT.class, "unsupported", "x"));
         assertTrue(unsupported.getMessage().contains("cannot take a java.lang.Object"), unsupported.getMessage());
     }

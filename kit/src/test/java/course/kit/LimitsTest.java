@@ -14,7 +14,8 @@ class LimitsTest {
         long ceiling = Limits.platformThreadCeiling();
         long available = Limits.platformThreadsAvailable();
         assertTrue(ceiling > 0, "ceiling " + ceiling);
-        assertTrue(available <= ceiling - ManagementFactory.getThreadMXBean().getThreadCount(),
+        assertTrue(
+                available <= ceiling - ManagementFactory.getThreadMXBean().getThreadCount(),
                 "live threads are not available: " + available + " of " + ceiling);
     }
 
@@ -23,7 +24,9 @@ class LimitsTest {
         var e = assertThrows(IllegalArgumentException.class, () -> Limits.requirePlatformThreads(10_000_000));
         String m = e.getMessage();
         assertTrue(m.contains(String.format("%,d platform threads cannot run here", 10_000_000)), m);
-        assertTrue(m.contains(String.format("allows %,d threads", Limits.platformThreadCeiling())), "names the limit: " + m);
+        assertTrue(
+                m.contains(String.format("allows %,d threads", Limits.platformThreadCeiling())),
+                "names the limit: " + m);
         assertTrue(m.contains("ulimit -u") && m.contains("pids.max"), "says where the limit comes from: " + m);
         assertTrue(m.contains("smaller pool") && m.contains("virtual threads"), "suggests a fix: " + m);
     }
@@ -60,17 +63,22 @@ class LimitsTest {
         String m = e.getMessage();
         assertTrue(m.contains(String.format("%,d virtual threads", n)), m);
         assertTrue(m.contains("-Xmx" + (Runtime.getRuntime().maxMemory() >> 20) + "m"), "names the heap limit: " + m);
-        assertTrue(m.contains(String.format("%,d MB", n * Limits.BYTES_PER_VIRTUAL_THREAD >> 20)), "states the need: " + m);
+        assertTrue(
+                m.contains(String.format("%,d MB", n * Limits.BYTES_PER_VIRTUAL_THREAD >> 20)),
+                "states the need: " + m);
         assertTrue(m.contains("Run fewer") && m.contains("more heap"), "suggests a fix: " + m);
     }
 
     @Test
     void absurdVirtualThreadCountsStateAPositiveHeapNeed() {
         var e = assertThrows(IllegalArgumentException.class, () -> Limits.requireVirtualThreads(Long.MAX_VALUE));
-        var m = java.util.regex.Pattern.compile("need about ([\\d.,'\\u00a0\\u202f]+) MB").matcher(e.getMessage());
+        var m = java.util.regex.Pattern.compile("need about ([\\d.,'\\u00a0\\u202f]+) MB")
+                .matcher(e.getMessage());
         assertTrue(m.find(), e.getMessage());
         long mb = Long.parseLong(m.group(1).replaceAll("\\D", ""));
-        assertTrue(mb > Runtime.getRuntime().maxMemory() >> 20, "the need exceeds the heap, not an overflowed figure: " + e.getMessage());
+        assertTrue(
+                mb > Runtime.getRuntime().maxMemory() >> 20,
+                "the need exceeds the heap, not an overflowed figure: " + e.getMessage());
     }
 
     @Test
@@ -85,12 +93,14 @@ class LimitsTest {
     void theMaximumDurationIsAllowedAndOneNanosecondMoreIsNot() {
         Limits.requireDuration("x", Duration.ofNanos(1));
         Limits.requireDuration("x", Limits.MAX_EXPERIMENT);
-        assertThrows(IllegalArgumentException.class, () -> Limits.requireDuration("x", Limits.MAX_EXPERIMENT.plusNanos(1)));
+        assertThrows(
+                IllegalArgumentException.class, () -> Limits.requireDuration("x", Limits.MAX_EXPERIMENT.plusNanos(1)));
     }
 
     @Test
     void longerDurationsAreRefusedWithTheCapAndAFix() {
-        var e = assertThrows(IllegalArgumentException.class,
+        var e = assertThrows(
+                IllegalArgumentException.class,
                 () -> Limits.requireDuration("10,000 tasks on 1 thread", Duration.ofHours(3)));
         String m = e.getMessage();
         assertTrue(m.startsWith("10,000 tasks on 1 thread would take about"), m);

@@ -68,18 +68,18 @@ class MeasureTest {
 
     @Test
     void methodStatesHowTheFigureWasObtained() throws Exception {
-        String method = Measure.repeat("m", 3, 4, 9, () -> { }).method();
+        String method = Measure.repeat("m", 3, 4, 9, () -> {}).method();
         assertTrue(method.startsWith("median of 4 timed runs after 3 warm-up runs, 9 operations per run"), method);
         assertTrue(method.contains("System.nanoTime") && method.contains("CPU time"), method);
     }
 
     @Test
     void argumentsAreChecked() {
-        var w = assertThrows(IllegalArgumentException.class, () -> Measure.repeat("x", -1, 1, 1, () -> { }));
+        var w = assertThrows(IllegalArgumentException.class, () -> Measure.repeat("x", -1, 1, 1, () -> {}));
         assertTrue(w.getMessage().contains("warmups"), w.getMessage());
-        var r = assertThrows(IllegalArgumentException.class, () -> Measure.repeat("x", 0, 0, 1, () -> { }));
+        var r = assertThrows(IllegalArgumentException.class, () -> Measure.repeat("x", 0, 0, 1, () -> {}));
         assertTrue(r.getMessage().contains("reps"), r.getMessage());
-        var o = assertThrows(IllegalArgumentException.class, () -> Measure.repeat("x", 0, 1, 0, () -> { }));
+        var o = assertThrows(IllegalArgumentException.class, () -> Measure.repeat("x", 0, 1, 0, () -> {}));
         assertTrue(o.getMessage().contains("opsPerRun"), o.getMessage());
         assertThrows(NullPointerException.class, () -> Measure.repeat("x", 0, 1, 1, null));
     }
@@ -87,24 +87,34 @@ class MeasureTest {
     @Test
     void anActionsExceptionPropagates() {
         var boom = new IOException("disk");
-        assertSame(boom, assertThrows(IOException.class, () -> Measure.repeat("x", 0, 3, 1, () -> { throw boom; })));
+        assertSame(
+                boom,
+                assertThrows(
+                        IOException.class,
+                        () -> Measure.repeat("x", 0, 3, 1, () -> {
+                            throw boom;
+                        })));
     }
 
     @Test
     void interruptionStopsTheMeasurement() {
         var calls = new AtomicInteger();
-        var e = assertThrows(InterruptedException.class, () -> Measure.repeat("warm", 5, 5, 1, () -> {
-            calls.incrementAndGet();
-            Thread.currentThread().interrupt();
-        }));
+        var e = assertThrows(
+                InterruptedException.class,
+                () -> Measure.repeat("warm", 5, 5, 1, () -> {
+                    calls.incrementAndGet();
+                    Thread.currentThread().interrupt();
+                }));
         assertEquals("warm interrupted during warm-up", e.getMessage());
         assertEquals(1, calls.get());
         assertTrue(!Thread.currentThread().isInterrupted(), "the flag was consumed by the exception");
 
         var timed = new AtomicInteger();
-        var f = assertThrows(InterruptedException.class, () -> Measure.repeat("timed", 0, 5, 1, () -> {
-            if (timed.incrementAndGet() == 2) Thread.currentThread().interrupt();
-        }));
+        var f = assertThrows(
+                InterruptedException.class,
+                () -> Measure.repeat("timed", 0, 5, 1, () -> {
+                    if (timed.incrementAndGet() == 2) Thread.currentThread().interrupt();
+                }));
         assertEquals("timed interrupted", f.getMessage());
         assertEquals(2, timed.get());
     }
@@ -120,7 +130,8 @@ class MeasureTest {
         String s = m.toString();
         assertTrue(s.startsWith("op: "), s);
         assertTrue(s.endsWith(m.method()), s);
-        assertTrue(m.method().startsWith("median of 3 timed runs after 1 warm-up runs, 2 operations per run"), m.method());
+        assertTrue(
+                m.method().startsWith("median of 3 timed runs after 1 warm-up runs, 2 operations per run"), m.method());
     }
 
     @Test

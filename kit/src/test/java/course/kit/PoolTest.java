@@ -64,7 +64,8 @@ class PoolTest {
     @Test
     void factoryMakesAFreshExecutorEachTime() {
         Pool p = Pool.fixed(1);
-        try (ExecutorService a = p.factory().get(); ExecutorService b = p.factory().get()) {
+        try (ExecutorService a = p.factory().get();
+                ExecutorService b = p.factory().get()) {
             assertNotSame(a, b);
         }
     }
@@ -92,13 +93,15 @@ class PoolTest {
 
     @Test
     void nameAndFactoryAreRequired() {
-        assertThrows(NullPointerException.class, () -> Pool.of(null, true, 0, Executors::newVirtualThreadPerTaskExecutor));
+        assertThrows(
+                NullPointerException.class, () -> Pool.of(null, true, 0, Executors::newVirtualThreadPerTaskExecutor));
         assertThrows(NullPointerException.class, () -> Pool.of("x", true, 0, null));
     }
 
     @Test
     void validateRefusesNegativeTaskCounts() {
-        var e = assertThrows(IllegalArgumentException.class, () -> Pool.virtual().validate(-1));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> Pool.virtual().validate(-1));
         assertTrue(e.getMessage().contains("negative"), e.getMessage());
     }
 
@@ -112,9 +115,11 @@ class PoolTest {
 
     @Test
     void validateRefusesMorePlatformThreadsThanTheOsAllows() {
-        var e = assertThrows(IllegalArgumentException.class, () -> Pool.fixed(10_000_000).validate(10_000_000));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> Pool.fixed(10_000_000).validate(10_000_000));
         assertTrue(e.getMessage().contains(String.format("%,d platform threads", 10_000_000)), e.getMessage());
-        var f = assertThrows(IllegalArgumentException.class, () -> Pool.platformPerTask().validate(10_000_000));
+        var f = assertThrows(
+                IllegalArgumentException.class, () -> Pool.platformPerTask().validate(10_000_000));
         assertTrue(f.getMessage().contains("platform threads"), f.getMessage());
     }
 
@@ -122,7 +127,8 @@ class PoolTest {
     void validateRefusesMoreVirtualThreadsThanTheHeapHolds() {
         long tooMany = Runtime.getRuntime().maxMemory() / Limits.BYTES_PER_VIRTUAL_THREAD + 1;
         int n = (int) Math.min(Integer.MAX_VALUE, tooMany);
-        var e = assertThrows(IllegalArgumentException.class, () -> Pool.virtual().validate(n));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> Pool.virtual().validate(n));
         assertTrue(e.getMessage().contains("virtual threads"), e.getMessage());
     }
 
@@ -131,9 +137,10 @@ class PoolTest {
         var counted = new AtomicInteger();
         // a virtual pool is never checked against the OS thread limit: 100,000 tasks fit any sane heap
         Pool.of("v", true, 0, () -> {
-            counted.incrementAndGet();
-            return Executors.newVirtualThreadPerTaskExecutor();
-        }).validate(100_000);
+                    counted.incrementAndGet();
+                    return Executors.newVirtualThreadPerTaskExecutor();
+                })
+                .validate(100_000);
         assertEquals(0, counted.get(), "validation creates no executor");
     }
 }

@@ -69,7 +69,9 @@ class ProbeTest {
     @Test
     void wrappedRunnableExitsEvenWhenItThrows() {
         var p = new Probe();
-        Runnable r = p.wrap((Runnable) () -> { throw new IllegalStateException("boom"); });
+        Runnable r = p.wrap((Runnable) () -> {
+            throw new IllegalStateException("boom");
+        });
         var e = assertThrows(IllegalStateException.class, r::run);
         assertEquals("boom", e.getMessage());
         assertEquals(1, p.entered());
@@ -89,9 +91,11 @@ class ProbeTest {
     @Test
     void wrappedThrowingRunnablePassesCheckedExceptionsAndReturnsNull() throws Exception {
         var p = new Probe();
-        Callable<Void> ok = p.wrapChecked(() -> { });
+        Callable<Void> ok = p.wrapChecked(() -> {});
         assertNull(ok.call());
-        Callable<Void> bad = p.wrapChecked(() -> { throw new InterruptedException("stop"); });
+        Callable<Void> bad = p.wrapChecked(() -> {
+            throw new InterruptedException("stop");
+        });
         assertThrows(InterruptedException.class, bad::call);
         assertEquals(2, p.entered());
         assertEquals(2, p.exited());
@@ -110,7 +114,13 @@ class ProbeTest {
         var p = new Probe();
         p.enter();
         String s = p.toString();
-        assertTrue(s.contains("entered=1") && s.contains("exited=0") && s.contains("inFlight=1")
-                && s.contains("peak=1") && s.contains("virtual=0") && s.contains("platform=1"), s);
+        assertTrue(
+                s.contains("entered=1")
+                        && s.contains("exited=0")
+                        && s.contains("inFlight=1")
+                        && s.contains("peak=1")
+                        && s.contains("virtual=0")
+                        && s.contains("platform=1"),
+                s);
     }
 }

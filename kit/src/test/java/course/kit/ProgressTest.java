@@ -38,7 +38,9 @@ class ProgressTest {
             assertEquals(3, v.done());
             assertEquals(10, v.total());
             assertFalse(v.last());
-            assertTrue(v.seconds() <= since, "counted from the start: " + v.seconds() + " s, " + since + " s since before it");
+            assertTrue(
+                    v.seconds() <= since,
+                    "counted from the start: " + v.seconds() + " s, " + since + " s since before it");
             done.set(12);
             assertEquals(10, p.view(true).done());
             assertTrue(p.view(true).last());
@@ -76,7 +78,8 @@ class ProgressTest {
             assertFalse(progressThreadAlive(), "close() joined the updater");
             p.close(); // a second close is harmless
         } finally {
-            if (before == null) System.clearProperty("course.kernel"); else System.setProperty("course.kernel", before);
+            if (before == null) System.clearProperty("course.kernel");
+            else System.setProperty("course.kernel", before);
         }
     }
 
@@ -92,7 +95,8 @@ class ProgressTest {
             assertFalse(progressThreadAlive());
         } finally {
             Thread.interrupted();
-            if (before == null) System.clearProperty("course.kernel"); else System.setProperty("course.kernel", before);
+            if (before == null) System.clearProperty("course.kernel");
+            else System.setProperty("course.kernel", before);
         }
     }
 }

@@ -57,7 +57,10 @@ class RecorderTest {
         var rec = Recorder.quiet("yours", "fixed pool of 2", 5);
         try (var pool = rec.executor(Executors.newFixedThreadPool(2))) {
             List<Callable<Integer>> calls = new ArrayList<>();
-            for (int i = 0; i < 5; i++) { int k = i; calls.add(() -> k * k); }
+            for (int i = 0; i < 5; i++) {
+                int k = i;
+                calls.add(() -> k * k);
+            }
             var futures = pool.invokeAll(calls); // code that knows nothing of the recorder
             assertEquals(16, futures.get(4).get());
         }
@@ -70,8 +73,12 @@ class RecorderTest {
     void failuresAreCountedAndCallsRethrow() throws Exception {
         var rec = Recorder.quiet("failing", "virtual", 2);
         try (var ex = Executors.newVirtualThreadPerTaskExecutor()) {
-            ex.submit(rec.task(() -> { throw new IllegalStateException("no connection"); }));
-            var f = ex.submit(rec.call(() -> { throw new java.io.IOException("timed out"); }));
+            ex.submit(rec.task(() -> {
+                throw new IllegalStateException("no connection");
+            }));
+            var f = ex.submit(rec.call(() -> {
+                throw new java.io.IOException("timed out");
+            }));
             var e = assertThrows(ExecutionException.class, f::get);
             assertEquals("timed out", e.getCause().getMessage());
         }

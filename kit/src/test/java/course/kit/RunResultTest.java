@@ -19,16 +19,25 @@ class RunResultTest {
      * thread 11 (failed), task 3 never started.
      */
     static RunResult sample() {
-        return new RunResult("sample", "fixed pool of 2", 100,
-                new long[] {0, 0, 50, -1}, new long[] {50, 100, 75, -1}, new long[] {11, 12, 11, 0},
-                new boolean[] {false, false, false, false}, new String[] {null, null, "IllegalStateException: boom", null},
+        return new RunResult(
+                "sample",
+                "fixed pool of 2",
+                100,
+                new long[] {0, 0, 50, -1},
+                new long[] {50, 100, 75, -1},
+                new long[] {11, 12, 11, 0},
+                new boolean[] {false, false, false, false},
+                new String[] {null, null, "IllegalStateException: boom", null},
                 Map.of(11L, "pool-1-thread-1", 12L, "pool-1-thread-2"));
     }
 
     static RunResult of(long elapsed, long[] starts, long[] ends, boolean virtual) {
         long[] ids = new long[starts.length];
         boolean[] v = new boolean[starts.length];
-        for (int i = 0; i < ids.length; i++) { ids[i] = 100 + i; v[i] = virtual; }
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = 100 + i;
+            v[i] = virtual;
+        }
         return new RunResult("r", "p", elapsed, starts, ends, ids, v, null, Map.of());
     }
 
@@ -62,10 +71,12 @@ class RunResultTest {
     @Test
     void recordsSkipTasksThatNeverStarted() {
         List<TaskRecord> recs = sample().records();
-        assertEquals(List.of(
-                new TaskRecord(0, 0, 50, false, "pool-1-thread-1", null),
-                new TaskRecord(1, 0, 100, false, "pool-1-thread-2", null),
-                new TaskRecord(2, 50, 75, false, "pool-1-thread-1", "IllegalStateException: boom")), recs);
+        assertEquals(
+                List.of(
+                        new TaskRecord(0, 0, 50, false, "pool-1-thread-1", null),
+                        new TaskRecord(1, 0, 100, false, "pool-1-thread-2", null),
+                        new TaskRecord(2, 50, 75, false, "pool-1-thread-1", "IllegalStateException: boom")),
+                recs);
         assertEquals(25, recs.get(2).durationNanos());
         assertTrue(recs.get(0).ok());
         assertTrue(!recs.get(2).ok());
@@ -82,9 +93,14 @@ class RunResultTest {
     void peakConcurrencyIsASweepOverStartsAndEnds() {
         assertEquals(2, sample().peakConcurrency());
         // three nested intervals and one apart
-        assertEquals(3, of(100, new long[] {0, 10, 20, 80}, new long[] {70, 60, 50, 90}, false).peakConcurrency());
+        assertEquals(
+                3,
+                of(100, new long[] {0, 10, 20, 80}, new long[] {70, 60, 50, 90}, false)
+                        .peakConcurrency());
         // a task that starts exactly when another ends does not overlap it
-        assertEquals(1, of(30, new long[] {0, 10, 20}, new long[] {10, 20, 30}, false).peakConcurrency());
+        assertEquals(
+                1,
+                of(30, new long[] {0, 10, 20}, new long[] {10, 20, 30}, false).peakConcurrency());
         assertEquals(0, of(0, new long[0], new long[0], false).peakConcurrency());
     }
 
@@ -126,8 +142,16 @@ class RunResultTest {
         assertTrue(s.contains("peak 2 at once on 2 platform threads"), s);
         assertTrue(s.endsWith("(1 failed)"), s);
         assertTrue(of(1, new long[] {0}, new long[] {1}, true).toString().contains("virtual threads"));
-        RunResult mixed = new RunResult("m", "p", 10, new long[] {0, 0}, new long[] {5, 5}, new long[] {1, 2},
-                new boolean[] {true, false}, null, Map.of());
+        RunResult mixed = new RunResult(
+                "m",
+                "p",
+                10,
+                new long[] {0, 0},
+                new long[] {5, 5},
+                new long[] {1, 2},
+                new boolean[] {true, false},
+                null,
+                Map.of());
         assertTrue(mixed.toString().contains("mixed threads"), mixed.toString());
         assertEquals(1, mixed.virtualTasks());
         assertTrue(!mixed.toString().contains("failed"));

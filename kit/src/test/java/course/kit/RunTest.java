@@ -45,7 +45,7 @@ class RunTest {
 
     @Test
     void fixedPoolNeverUsesMoreThreadsThanItsSize() throws Exception {
-        RunResult r = Run.tasks(Pool.fixed(3), 50, i -> { });
+        RunResult r = Run.tasks(Pool.fixed(3), 50, i -> {});
         assertTrue(r.threadsUsed() <= 3, "threads " + r.threadsUsed());
         assertTrue(r.peakConcurrency() <= 3, "peak " + r.peakConcurrency());
         assertEquals(50, r.records().size());
@@ -110,7 +110,7 @@ class RunTest {
 
     @Test
     void zeroTasksIsAnEmptyRun() throws Exception {
-        RunResult r = Run.tasks(Pool.virtual(), 0, i -> { });
+        RunResult r = Run.tasks(Pool.virtual(), 0, i -> {});
         assertEquals(0, r.count());
         assertEquals(0, r.started());
         assertEquals(0, r.peakConcurrency());
@@ -120,9 +120,9 @@ class RunTest {
 
     @Test
     void argumentsAreChecked() {
-        assertThrows(NullPointerException.class, () -> Run.tasks(null, 1, i -> { }));
+        assertThrows(NullPointerException.class, () -> Run.tasks(null, 1, i -> {}));
         assertThrows(NullPointerException.class, () -> Run.tasks(Pool.virtual(), 1, null));
-        var e = assertThrows(IllegalArgumentException.class, () -> Run.tasks(Pool.virtual(), -1, i -> { }));
+        var e = assertThrows(IllegalArgumentException.class, () -> Run.tasks(Pool.virtual(), -1, i -> {}));
         assertTrue(e.getMessage().contains("negative"), e.getMessage());
     }
 
@@ -133,7 +133,7 @@ class RunTest {
             created.set(true);
             return Executors.newFixedThreadPool(10_000_000);
         });
-        var e = assertThrows(IllegalArgumentException.class, () -> Run.tasks(huge, 10_000_000, i -> { }));
+        var e = assertThrows(IllegalArgumentException.class, () -> Run.tasks(huge, 10_000_000, i -> {}));
         assertTrue(e.getMessage().contains("platform threads cannot run here"), e.getMessage());
         assertFalse(created.get(), "no executor was created");
     }
@@ -141,7 +141,8 @@ class RunTest {
     /** Threads of this test's pools, found by name. */
     private static List<Thread> liveThreads(String prefix) {
         var out = new ArrayList<Thread>();
-        for (Thread t : Thread.getAllStackTraces().keySet()) if (t.getName().startsWith(prefix) && t.isAlive()) out.add(t);
+        for (Thread t : Thread.getAllStackTraces().keySet())
+            if (t.getName().startsWith(prefix) && t.isAlive()) out.add(t);
         return out;
     }
 
@@ -177,12 +178,20 @@ class RunTest {
         });
         var started = new CountDownLatch(3);
         var probe = new Probe();
-        Throwable t = interruptDuring(started, () -> Run.tasks(pool, 30, i -> probe.wrapChecked(() -> {
-            started.countDown();
-            Thread.sleep(Duration.ofMinutes(5));
-        }).call()));
+        Throwable t = interruptDuring(
+                started,
+                () -> Run.tasks(
+                        pool,
+                        30,
+                        i -> probe.wrapChecked(() -> {
+                                    started.countDown();
+                                    Thread.sleep(Duration.ofMinutes(5));
+                                })
+                                .call()));
         var ie = assertInstanceOf(InterruptedException.class, t);
-        assertTrue(ie.getMessage().contains("interrupted after") && ie.getMessage().contains("of 30 tasks"), ie.getMessage());
+        assertTrue(
+                ie.getMessage().contains("interrupted after") && ie.getMessage().contains("of 30 tasks"),
+                ie.getMessage());
         assertTrue(made.get().isShutdown() && made.get().isTerminated(), "the executor was shut down and ended");
         assertEquals(0, probe.inFlight(), "no task is still running");
         assertTrue(probe.entered() < 30, "the queued tasks never ran: " + probe.entered());
@@ -196,10 +205,16 @@ class RunTest {
     void interruptingAVirtualRunStopsEveryTask() throws Exception {
         var started = new CountDownLatch(100);
         var probe = new Probe();
-        Throwable t = interruptDuring(started, () -> Run.tasks(Pool.virtual(), 100, i -> probe.wrapChecked(() -> {
-            started.countDown();
-            Thread.sleep(Duration.ofMinutes(5));
-        }).call()));
+        Throwable t = interruptDuring(
+                started,
+                () -> Run.tasks(
+                        Pool.virtual(),
+                        100,
+                        i -> probe.wrapChecked(() -> {
+                                    started.countDown();
+                                    Thread.sleep(Duration.ofMinutes(5));
+                                })
+                                .call()));
         assertInstanceOf(InterruptedException.class, t);
         assertEquals(100, probe.entered());
         assertEquals(100, probe.exited(), "every sleeping task was interrupted and ended before the run returned");
@@ -210,8 +225,12 @@ class RunTest {
         var probe = new Probe();
         Thread.currentThread().interrupt();
         try {
-            var e = assertThrows(InterruptedException.class,
-                    () -> Run.tasks(Pool.fixed(2), 10, i -> probe.wrap((Runnable) () -> { }).run()));
+            var e = assertThrows(
+                    InterruptedException.class,
+                    () -> Run.tasks(
+                            Pool.fixed(2),
+                            10,
+                            i -> probe.wrap((Runnable) () -> {}).run()));
             assertTrue(e.getMessage().contains("0 of 10"), e.getMessage());
             assertEquals(0, probe.entered());
         } finally {
@@ -229,7 +248,9 @@ class RunTest {
             assertEquals(2, r.peakConcurrency());
             assertEquals(2, r.threadsUsed());
             assertFalse(e.isShutdown(), "the caller's executor stays open");
-            RunResult again = Run.on("again", e, 3, i -> { if (i == 1) throw new Exception("x"); });
+            RunResult again = Run.on("again", e, 3, i -> {
+                if (i == 1) throw new Exception("x");
+            });
             assertEquals(1, again.failed());
             assertEquals("Exception: x", again.records().get(1).failure());
         }
@@ -238,9 +259,9 @@ class RunTest {
     @Test
     void onChecksItsArguments() {
         try (ExecutorService e = Executors.newVirtualThreadPerTaskExecutor()) {
-            assertThrows(NullPointerException.class, () -> Run.on("x", null, 1, i -> { }));
+            assertThrows(NullPointerException.class, () -> Run.on("x", null, 1, i -> {}));
             assertThrows(NullPointerException.class, () -> Run.on("x", e, 1, null));
-            assertThrows(IllegalArgumentException.class, () -> Run.on("x", e, -1, i -> { }));
+            assertThrows(IllegalArgumentException.class, () -> Run.on("x", e, -1, i -> {}));
         }
     }
 
@@ -249,10 +270,17 @@ class RunTest {
         var started = new CountDownLatch(4);
         var probe = new Probe();
         try (ExecutorService e = Executors.newVirtualThreadPerTaskExecutor()) {
-            Throwable t = interruptDuring(started, () -> Run.on("x", e, 4, i -> probe.wrapChecked(() -> {
-                started.countDown();
-                Thread.sleep(Duration.ofMinutes(5));
-            }).call()));
+            Throwable t = interruptDuring(
+                    started,
+                    () -> Run.on(
+                            "x",
+                            e,
+                            4,
+                            i -> probe.wrapChecked(() -> {
+                                        started.countDown();
+                                        Thread.sleep(Duration.ofMinutes(5));
+                                    })
+                                    .call()));
             assertInstanceOf(InterruptedException.class, t);
         } // close() waits: it would hang here for five minutes if the tasks had not been cancelled
         assertEquals(4, probe.exited());
@@ -264,6 +292,7 @@ class RunTest {
         assertEquals(6, r.records().stream().filter(TaskRecord::ok).count());
         assertTrue(r.peakConcurrency() <= 2);
         // six 20 ms sleeps on two threads: three rounds, and a sleep never ends early
-        assertTrue(r.elapsed().compareTo(Duration.ofMillis(60)) >= 0, r.elapsed().toString());
+        assertTrue(
+                r.elapsed().compareTo(Duration.ofMillis(60)) >= 0, r.elapsed().toString());
     }
 }

@@ -79,8 +79,12 @@ class ScaleIT {
     @Timeout(60)
     void propertyOverridesEnvironment() throws Exception {
         // the environment cannot be changed in this JVM: a child JVM gets COURSE_SCALE=quick and -Dcourse.scale=full
-        var pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dcourse.scale=full", "-cp", System.getProperty("java.class.path"), ScaleIT.class.getName()));
+        var pb = new ProcessBuilder(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dcourse.scale=full",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ScaleIT.class.getName()));
         pb.environment().put("COURSE_SCALE", "quick");
         pb.redirectErrorStream(true);
         Process p = pb.start();

@@ -89,7 +89,8 @@ class TablesTest {
         assertTrue(html.contains("<table class='course-table'><caption"), html);
         assertTrue(html.contains(">Café</caption>"), html);
         assertTrue(html.contains("</table>"), html);
-        for (String cell : List.of("executor", "elapsed (ms)", "fixed pool of 200", "virtual", "<td>10000</td>", "50041.5")) {
+        for (String cell :
+                List.of("executor", "elapsed (ms)", "fixed pool of 200", "virtual", "<td>10000</td>", "50041.5")) {
             assertTrue(html.contains(cell), cell + " in " + html);
         }
         assertEquals(3, html.split("<tr", -1).length - 1, "a header row and two rows");
@@ -104,17 +105,45 @@ class TablesTest {
     @Test
     void runsTableHasOneRowPerRun() {
         RunResult platform = RunResultTest.sample();
-        RunResult virtual = new RunResult("v", "virtual thread per task", 1_000_000_000L, new long[] {0, 0},
-                new long[] {10, 10}, new long[] {1, 2}, new boolean[] {true, true}, null, Map.of());
-        RunResult mixed = new RunResult("m", "p", 10, new long[] {0, 0}, new long[] {5, 5}, new long[] {1, 2},
-                new boolean[] {true, false}, null, Map.of());
+        RunResult virtual = new RunResult(
+                "v",
+                "virtual thread per task",
+                1_000_000_000L,
+                new long[] {0, 0},
+                new long[] {10, 10},
+                new long[] {1, 2},
+                new boolean[] {true, true},
+                null,
+                Map.of());
+        RunResult mixed = new RunResult(
+                "m",
+                "p",
+                10,
+                new long[] {0, 0},
+                new long[] {5, 5},
+                new long[] {1, 2},
+                new boolean[] {true, false},
+                null,
+                Map.of());
         Table t = Tables.runs("runs", platform, virtual, mixed);
         assertEquals("runs", t.name());
-        assertEquals(List.of("run", "executor", "tasks", "elapsed (ms)", "peak in flight", "threads used",
-                "thread kind", "tasks/s", "failed"), t.columnNames());
+        assertEquals(
+                List.of(
+                        "run",
+                        "executor",
+                        "tasks",
+                        "elapsed (ms)",
+                        "peak in flight",
+                        "threads used",
+                        "thread kind",
+                        "tasks/s",
+                        "failed"),
+                t.columnNames());
         assertEquals(3, t.rowCount());
         assertEquals(List.of("sample", "v", "m"), t.stringColumn("run").asList());
-        assertEquals(List.of("platform", "virtual", "mixed"), t.stringColumn("thread kind").asList());
+        assertEquals(
+                List.of("platform", "virtual", "mixed"),
+                t.stringColumn("thread kind").asList());
         assertEquals(4, t.intColumn("tasks").get(0));
         assertEquals(2, t.intColumn("peak in flight").get(0));
         assertEquals(2, t.intColumn("threads used").get(1));

@@ -27,7 +27,9 @@ class TasksTest {
         assertTrue(slept >= Duration.ofMillis(20).toNanos(), slept + " ns");
         Thread.currentThread().interrupt();
         try {
-            assertThrows(InterruptedException.class, () -> Tasks.sleep(Duration.ofMinutes(5)).run(0));
+            assertThrows(
+                    InterruptedException.class,
+                    () -> Tasks.sleep(Duration.ofMinutes(5)).run(0));
         } finally {
             Thread.interrupted();
         }

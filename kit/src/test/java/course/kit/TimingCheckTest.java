@@ -45,11 +45,15 @@ class TimingCheckTest {
     @Test
     void aWrongPredictionOnAQuietMachineStopsTheNotebook() {
         var count = new AtomicInteger();
-        var e = assertThrows(Check.Failed.class,
+        var e = assertThrows(
+                Check.Failed.class,
                 () -> Check.timing("pool", BAND, runs(count, 150, 151, 149), x -> x, Machine.fixed(0.02)));
         assertEquals(Check.TIMING_TRIES, count.get(), "a miss is tried again before it is judged");
-        assertTrue(e.getMessage().startsWith(Check.FAIL + " pool: measured 149 ms, predicted 100 ms … 110 ms"), e.getMessage());
-        assertTrue(e.getMessage().contains("the machine was quiet: other programs used 0.02 of 2 cores"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith(Check.FAIL + " pool: measured 149 ms, predicted 100 ms … 110 ms"),
+                e.getMessage());
+        assertTrue(
+                e.getMessage().contains("the machine was quiet: other programs used 0.02 of 2 cores"), e.getMessage());
         assertTrue(e.getMessage().contains("150 ms, 151 ms, 149 ms"), "every try's figure is shown: " + e.getMessage());
     }
 
@@ -68,8 +72,8 @@ class TimingCheckTest {
     @Test
     void aRunBelowTheBandIsNeverExcusedByLoad() {
         var count = new AtomicInteger();
-        var e = assertThrows(Check.Failed.class,
-                () -> Check.timing("pool", BAND, runs(count, 60), x -> x, Machine.fixed(1.5)));
+        var e = assertThrows(
+                Check.Failed.class, () -> Check.timing("pool", BAND, runs(count, 60), x -> x, Machine.fixed(1.5)));
         assertEquals(1, count.get(), "a run faster than the prediction allows is not retried");
         assertTrue(e.getMessage().contains("below the band"), e.getMessage());
     }
@@ -90,7 +94,9 @@ class TimingCheckTest {
         var count = new AtomicInteger();
         Check.timing("pool", BAND, runs(count, 101), x -> x, Machine.fixed(0));
         assertEquals(1, count.get());
-        assertEquals(Check.PASS + " pool: measured 101 ms, predicted 100 ms … 110 ms (10 waves × 10 ms)", printed().strip());
+        assertEquals(
+                Check.PASS + " pool: measured 101 ms, predicted 100 ms … 110 ms (10 waves × 10 ms)",
+                printed().strip());
     }
 
     @Test
@@ -106,7 +112,8 @@ class TimingCheckTest {
     @Test
     void aMachineWhoseLoadCannotBeReadGetsNoExcuse() {
         Machine.Meter unknown = () -> () -> Machine.Load.unknown(0.1);
-        assertThrows(Check.Failed.class, () -> Check.timing("pool", BAND, runs(new AtomicInteger(), 150), x -> x, unknown));
+        assertThrows(
+                Check.Failed.class, () -> Check.timing("pool", BAND, runs(new AtomicInteger(), 150), x -> x, unknown));
     }
 
     @Test
@@ -125,8 +132,10 @@ class TimingCheckTest {
 
     @Test
     void procStatsAggregateLineIsParsed() {
-        assertEquals(10 + 2 + 30 + 4 + 5 + 6,
-                Machine.parseBusy("cpu  10 2 30 1000 7 4 5 6 0 0"), "user nice system irq softirq steal; idle and iowait left out");
+        assertEquals(
+                10 + 2 + 30 + 4 + 5 + 6,
+                Machine.parseBusy("cpu  10 2 30 1000 7 4 5 6 0 0"),
+                "user nice system irq softirq steal; idle and iowait left out");
         assertThrows(IllegalArgumentException.class, () -> Machine.parseBusy("cpu0 1 2 3 4 5 6 7 8"));
     }
 

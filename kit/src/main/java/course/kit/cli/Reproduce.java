@@ -30,7 +30,9 @@ import tech.tablesaw.io.csv.CsvWriteOptions;
  * {@code ./course reproduce}: reruns every experiment of the source articles through the same kit code the
  * notebooks use, and writes the reproduction table as Markdown and CSV.
  */
-@Command(name = "reproduce", mixinStandardHelpOptions = true,
+@Command(
+        name = "reproduce",
+        mixinStandardHelpOptions = true,
         description = "Rerun every article experiment; write reproduction.md and reproduction.csv.")
 public final class Reproduce implements Callable<Integer> {
     @Option(names = "--scale", description = "full (the articles' parameters) or quick", defaultValue = "full")
@@ -64,45 +66,84 @@ public final class Reproduce implements Callable<Integer> {
             long t = System.nanoTime();
             for (Reproduction r : p.source().run(s)) {
                 rows.add(r);
-                System.out.printf(Locale.ROOT, "   %-60s measured %,12.2f %-10s predicted %,12.2f  ratio %.3f%n",
-                        r.experiment(), r.measured(), r.unit(), r.predicted(), r.ratio());
+                System.out.printf(
+                        Locale.ROOT,
+                        "   %-60s measured %,12.2f %-10s predicted %,12.2f  ratio %.3f%n",
+                        r.experiment(),
+                        r.measured(),
+                        r.unit(),
+                        r.predicted(),
+                        r.ratio());
             }
             System.out.printf(Locale.ROOT, "   (%.1f s)%n", (System.nanoTime() - t) / 1e9);
         }
         Files.createDirectories(out);
         Table table = table(rows);
-        table.write().csv(CsvWriteOptions.builder(out.resolve("reproduction.csv").toFile()).build());
+        table.write()
+                .csv(CsvWriteOptions.builder(out.resolve("reproduction.csv").toFile())
+                        .build());
         Files.writeString(out.resolve("reproduction.md"), markdown(rows, s, (System.nanoTime() - t0) / 1e9));
-        System.out.printf(Locale.ROOT, "%d experiments in %.0f s → %s, %s%n", rows.size(), (System.nanoTime() - t0) / 1e9,
-                out.resolve("reproduction.md"), out.resolve("reproduction.csv"));
+        System.out.printf(
+                Locale.ROOT,
+                "%d experiments in %.0f s → %s, %s%n",
+                rows.size(),
+                (System.nanoTime() - t0) / 1e9,
+                out.resolve("reproduction.md"),
+                out.resolve("reproduction.csv"));
         return 0;
     }
 
     static Table table(List<Reproduction> rows) {
-        return Table.create("reproduction",
-                StringColumn.create("experiment", rows.stream().map(Reproduction::experiment).toList()),
-                StringColumn.create("article", rows.stream().map(Reproduction::article).toList()),
-                StringColumn.create("article reported", rows.stream().map(Reproduction::reported).toList()),
-                DoubleColumn.create("predicted", rows.stream().mapToDouble(Reproduction::predicted).toArray()),
-                DoubleColumn.create("measured", rows.stream().mapToDouble(Reproduction::measured).toArray()),
-                StringColumn.create("unit", rows.stream().map(Reproduction::unit).toList()),
-                DoubleColumn.create("ratio", rows.stream().mapToDouble(Reproduction::ratio).toArray()),
-                StringColumn.create("note", rows.stream().map(Reproduction::note).toList()));
+        return Table.create(
+                "reproduction",
+                StringColumn.create(
+                        "experiment",
+                        rows.stream().map(Reproduction::experiment).toList()),
+                StringColumn.create(
+                        "article", rows.stream().map(Reproduction::article).toList()),
+                StringColumn.create(
+                        "article reported",
+                        rows.stream().map(Reproduction::reported).toList()),
+                DoubleColumn.create(
+                        "predicted",
+                        rows.stream().mapToDouble(Reproduction::predicted).toArray()),
+                DoubleColumn.create(
+                        "measured",
+                        rows.stream().mapToDouble(Reproduction::measured).toArray()),
+                StringColumn.create(
+                        "unit", rows.stream().map(Reproduction::unit).toList()),
+                DoubleColumn.create(
+                        "ratio", rows.stream().mapToDouble(Reproduction::ratio).toArray()),
+                StringColumn.create(
+                        "note", rows.stream().map(Reproduction::note).toList()));
     }
 
     static String markdown(List<Reproduction> rows, Scale scale, double seconds) throws IOException {
         var b = new StringBuilder();
         b.append("# Reproduction of the articles' experiments\n\n");
-        b.append(String.format(Locale.ROOT, "Scale **%s**, measured %s on %d cores, Java %s; %.0f s in all. "
+        b.append(String.format(
+                Locale.ROOT,
+                "Scale **%s**, measured %s on %d cores, Java %s; %.0f s in all. "
                         + "Regenerate with `./course reproduce --scale %s`.%n%n",
-                scale, LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
-                Runtime.getRuntime().availableProcessors(), Runtime.version(), seconds, scale));
+                scale,
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.version(),
+                seconds,
+                scale));
         b.append("| experiment | article | article reported | predicted | measured | ratio | note |\n");
         b.append("|---|---|---|---:|---:|---:|---|\n");
         for (Reproduction r : rows) {
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.3f | %s |%n", cell(r.experiment()),
-                    cell(r.article()), cell(r.reported()), num(r.predicted(), r.unit()), num(r.measured(), r.unit()),
-                    r.ratio(), cell(r.note())));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %s | %.3f | %s |%n",
+                    cell(r.experiment()),
+                    cell(r.article()),
+                    cell(r.reported()),
+                    num(r.predicted(), r.unit()),
+                    num(r.measured(), r.unit()),
+                    r.ratio(),
+                    cell(r.note())));
         }
         return b.toString();
     }

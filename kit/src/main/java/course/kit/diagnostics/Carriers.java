@@ -33,10 +33,14 @@ public final class Carriers {
         }
 
         /** What it was before. */
-        public int before() { return before; }
+        public int before() {
+            return before;
+        }
 
         /** What it is set to. */
-        public int now() { return now; }
+        public int now() {
+            return now;
+        }
 
         /** Puts the parallelism back. */
         @Override

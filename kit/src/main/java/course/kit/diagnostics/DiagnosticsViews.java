@@ -15,7 +15,11 @@ public final class DiagnosticsViews {
     public static Table pins(String title, List<PinnedEvents.Pin> pins, int frames) {
         var b = Tables.of(title, "thread", "pinned (ms)", "why it could not unmount", "blocked in", "top frames");
         for (var p : pins) {
-            b.row(p.thread(), Tables.round(p.duration().toNanos() / 1e6, 1), p.reason(), p.operation(),
+            b.row(
+                    p.thread(),
+                    Tables.round(p.duration().toNanos() / 1e6, 1),
+                    p.reason(),
+                    p.operation(),
                     p.top(frames).replace("\n", " ← "));
         }
         return b.table();
@@ -34,8 +38,12 @@ public final class DiagnosticsViews {
      */
     public static XYChart poolSize(String title, Map<String, List<SchedulerSampler.Sample>> runs) {
         XYChart c = Charts.xy(title, "time (ms)", "carrier threads");
-        java.awt.Color[] colours = {new java.awt.Color(0x1f77b4), new java.awt.Color(0xd62728), new java.awt.Color(0x2ca02c),
-                new java.awt.Color(0xff7f0e)};
+        java.awt.Color[] colours = {
+            new java.awt.Color(0x1f77b4),
+            new java.awt.Color(0xd62728),
+            new java.awt.Color(0x2ca02c),
+            new java.awt.Color(0xff7f0e)
+        };
         int k = 0;
         for (var e : runs.entrySet()) {
             double[][] xy = xy(e.getValue(), SchedulerSampler.Sample::poolSize);
@@ -49,16 +57,18 @@ public final class DiagnosticsViews {
             var s = c.addSeries("parallelism", xy[0], xy[1]);
             s.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
             s.setLineColor(java.awt.Color.DARK_GRAY);
-            s.setLineStyle(new java.awt.BasicStroke(2f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
-                    10f, new float[] {6f, 4f}, 0f));
+            s.setLineStyle(new java.awt.BasicStroke(
+                    2f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
         });
         c.getStyler().setYAxisMin(0.0);
         return c;
     }
 
-    private static double[][] xy(List<SchedulerSampler.Sample> samples,
-                                 java.util.function.ToDoubleFunction<SchedulerSampler.Sample> y) {
-        return new double[][] {samples.stream().mapToDouble(SchedulerSampler.Sample::millis).toArray(),
-                samples.stream().mapToDouble(y).toArray()};
+    private static double[][] xy(
+            List<SchedulerSampler.Sample> samples, java.util.function.ToDoubleFunction<SchedulerSampler.Sample> y) {
+        return new double[][] {
+            samples.stream().mapToDouble(SchedulerSampler.Sample::millis).toArray(),
+            samples.stream().mapToDouble(y).toArray()
+        };
     }
 }

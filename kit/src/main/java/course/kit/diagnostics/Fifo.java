@@ -39,7 +39,9 @@ public final class Fifo implements AutoCloseable {
         Path dir = Files.createTempDirectory("course-fifo-");
         Path path = dir.resolve("pipe");
         try {
-            Process p = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("mkfifo", path.toString())
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes());
             if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) throw new IOException("mkfifo failed: " + out);
             return new Fifo(dir, path);
@@ -51,10 +53,14 @@ public final class Fifo implements AutoCloseable {
     }
 
     /** The FIFO's path. */
-    public Path path() { return path; }
+    public Path path() {
+        return path;
+    }
 
     /** The FIFO as a {@link java.io.File}, for {@code new FileInputStream(…)} or {@code new RandomAccessFile(…)}. */
-    public java.io.File file() { return path.toFile(); }
+    public java.io.File file() {
+        return path.toFile();
+    }
 
     /** Writes {@code bytes} bytes into the FIFO, for readers. */
     public void write(int bytes) throws IOException {

@@ -26,8 +26,8 @@ import java.util.function.IntBinaryOperator;
  */
 public final class NativeSort {
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final FunctionDescriptor COMPARE = FunctionDescriptor.of(JAVA_INT,
-            ADDRESS.withTargetLayout(JAVA_INT), ADDRESS.withTargetLayout(JAVA_INT));
+    private static final FunctionDescriptor COMPARE =
+            FunctionDescriptor.of(JAVA_INT, ADDRESS.withTargetLayout(JAVA_INT), ADDRESS.withTargetLayout(JAVA_INT));
     private static final MethodHandle QSORT = LINKER.downcallHandle(
             LINKER.defaultLookup().find("qsort").orElseThrow(),
             FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
@@ -35,8 +35,11 @@ public final class NativeSort {
 
     static {
         try {
-            CALL = MethodHandles.lookup().findStatic(NativeSort.class, "call", MethodType.methodType(int.class,
-                    Call.class, MemorySegment.class, MemorySegment.class));
+            CALL = MethodHandles.lookup()
+                    .findStatic(
+                            NativeSort.class,
+                            "call",
+                            MethodType.methodType(int.class, Call.class, MemorySegment.class, MemorySegment.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -58,8 +58,12 @@ public final class SchedulerSampler implements AutoCloseable {
 
     /** Takes one sample now (also done at the start and at {@link #stop()}). */
     public void sample() {
-        samples.add(new Sample((System.nanoTime() - t0) / 1e6, scheduler.getParallelism(), scheduler.getPoolSize(),
-                scheduler.getMountedVirtualThreadCount(), scheduler.getQueuedVirtualThreadCount()));
+        samples.add(new Sample(
+                (System.nanoTime() - t0) / 1e6,
+                scheduler.getParallelism(),
+                scheduler.getPoolSize(),
+                scheduler.getMountedVirtualThreadCount(),
+                scheduler.getQueuedVirtualThreadCount()));
     }
 
     /** Stops the sampling thread (waits for it) and returns the samples, oldest first. */

@@ -54,8 +54,11 @@ public final class ThreadDumps {
                 threads++;
                 if (t.path("virtual").asBoolean(false)) virtual++;
             }
-            out.add(new Container(c.path("container").asText(), c.path("parent").isNull() ? "" : c.path("parent").asText(),
-                    threads, virtual));
+            out.add(new Container(
+                    c.path("container").asText(),
+                    c.path("parent").isNull() ? "" : c.path("parent").asText(),
+                    threads,
+                    virtual));
         }
         return out;
     }
@@ -63,8 +66,10 @@ public final class ThreadDumps {
     /** The thread names {@code jstack} lists for this JVM (the classic dump: platform threads only). */
     public static List<String> jstack() throws IOException, InterruptedException {
         Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
-        Process p = new ProcessBuilder(jstack.toString(), Long.toString(ProcessHandle.current().pid()))
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        jstack.toString(), Long.toString(ProcessHandle.current().pid()))
+                .redirectErrorStream(true)
+                .start();
         try {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {

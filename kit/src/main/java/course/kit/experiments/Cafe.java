@@ -70,8 +70,8 @@ public final class Cafe {
         }
         RunResult run = rec.stop();
         if (Thread.interrupted()) {
-            throw new InterruptedException(String.format("%s interrupted: %,d of %,d customers served", name,
-                    run.count() - run.failed(), customers));
+            throw new InterruptedException(String.format(
+                    "%s interrupted: %,d of %,d customers served", name, run.count() - run.failed(), customers));
         }
         return run;
     }
@@ -90,25 +90,44 @@ public final class Cafe {
      * @param jitMs       each round's JIT compilation time, in ms (the compiler threads' time, summed)
      * @param gcMs        each round's garbage-collection time, in ms
      */
-    public record Rounds(String where, int customers, long brewMs, int warmups, double[] millis, double[] lastStartMs,
-                         double[] jitMs, double[] gcMs) {
+    public record Rounds(
+            String where,
+            int customers,
+            long brewMs,
+            int warmups,
+            double[] millis,
+            double[] lastStartMs,
+            double[] jitMs,
+            double[] gcMs) {
         /** The first round's elapsed time, in ms. */
-        public double first() { return millis[0]; }
+        public double first() {
+            return millis[0];
+        }
 
         /** The warm rounds' elapsed times, in ms: the rounds after the first and the warm-ups. */
-        public double[] warm() { return Arrays.copyOfRange(millis, 1 + warmups, millis.length); }
+        public double[] warm() {
+            return Arrays.copyOfRange(millis, 1 + warmups, millis.length);
+        }
 
         /** The median of the warm rounds, in ms. */
-        public double warmMedian() { return Measure.median(warm()); }
+        public double warmMedian() {
+            return Measure.median(warm());
+        }
 
         /** The median time to start every task over the warm rounds, in ms. */
-        public double warmStartMedian() { return Measure.median(Arrays.copyOfRange(lastStartMs, 1 + warmups, millis.length)); }
+        public double warmStartMedian() {
+            return Measure.median(Arrays.copyOfRange(lastStartMs, 1 + warmups, millis.length));
+        }
 
         /** The JIT compilation time of the warm rounds, summed, in ms. */
-        public double warmJitMs() { return Arrays.stream(jitMs, 1 + warmups, millis.length).sum(); }
+        public double warmJitMs() {
+            return Arrays.stream(jitMs, 1 + warmups, millis.length).sum();
+        }
 
         /** The garbage-collection time of the warm rounds, summed, in ms. */
-        public double warmGcMs() { return Arrays.stream(gcMs, 1 + warmups, millis.length).sum(); }
+        public double warmGcMs() {
+            return Arrays.stream(gcMs, 1 + warmups, millis.length).sum();
+        }
     }
 
     /**
@@ -133,8 +152,8 @@ public final class Cafe {
             for (int i = 0; i < n; i++) {
                 System.gc();
                 long j0 = compiler.getTotalCompilationTime(), g0 = Measure.gcMillis();
-                RunResult r = run("virtual thread per customer", Executors.newVirtualThreadPerTaskExecutor(),
-                        customers, brew);
+                RunResult r = run(
+                        "virtual thread per customer", Executors.newVirtualThreadPerTaskExecutor(), customers, brew);
                 ms[i] = r.elapsedMillis();
                 starts[i] = r.lastStartNanos() / 1e6;
                 jit[i] = compiler.getTotalCompilationTime() - j0;
@@ -155,7 +174,8 @@ public final class Cafe {
      * preview options and its current heap size ({@link #childJvmOptions()}), so that the two JVMs differ only in
      * what the notebook kernel adds.
      */
-    public static Rounds roundsInChildJvm(int customers, long brewMs, int warmups, int warm) throws InterruptedException {
+    public static Rounds roundsInChildJvm(int customers, long brewMs, int warmups, int warm)
+            throws InterruptedException {
         requireRounds(customers, brewMs, warmups, warm);
         int n = 1 + warmups + warm;
         // The child reports only at its end: the progress line estimates its rounds from the clock
@@ -163,10 +183,19 @@ public final class Cafe {
         double perRound = brewMs / 1000.0 + 0.1;
         long t0 = System.nanoTime();
         var ended = new AtomicBoolean();
-        try (var progress = Progress.start("café rounds in a child JVM (estimated from the clock)", n,
+        try (var progress = Progress.start(
+                "café rounds in a child JVM (estimated from the clock)",
+                n,
                 () -> ended.get() ? n : (int) Math.min(n - 1, (System.nanoTime() - t0) / 1e9 / perRound))) {
-            Rounds r = ChildJvm.call(childJvmOptions(), Rounds.class, Cafe.class, "childRounds",
-                    String.valueOf(customers), String.valueOf(brewMs), String.valueOf(warmups), String.valueOf(warm));
+            Rounds r = ChildJvm.call(
+                    childJvmOptions(),
+                    Rounds.class,
+                    Cafe.class,
+                    "childRounds",
+                    String.valueOf(customers),
+                    String.valueOf(brewMs),
+                    String.valueOf(warmups),
+                    String.valueOf(warm));
             ended.set(true);
             return r;
         }
@@ -181,7 +210,8 @@ public final class Cafe {
     public static List<String> childJvmOptions() {
         List<String> opts = new ArrayList<>(sameJvmOptions());
         if (opts.stream().noneMatch(o -> o.startsWith("-Xms"))) {
-            long committedMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() >> 20;
+            long committedMb =
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() >> 20;
             long maxMb = Runtime.getRuntime().maxMemory() >> 20;
             opts.add("-Xms" + Math.max(8, Math.min(committedMb, maxMb)) + "m");
         }
@@ -195,8 +225,13 @@ public final class Cafe {
      */
     public static List<String> sameJvmOptions() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("-Xmx") || a.startsWith("-Xms") || a.startsWith("-Xmn") || a.startsWith("-XX:MaxRAM")
-                        || a.matches("-XX:\\+Use\\w*GC") || a.equals("-ea") || a.equals("--enable-preview"))
+                .filter(a -> a.startsWith("-Xmx")
+                        || a.startsWith("-Xms")
+                        || a.startsWith("-Xmn")
+                        || a.startsWith("-XX:MaxRAM")
+                        || a.matches("-XX:\\+Use\\w*GC")
+                        || a.equals("-ea")
+                        || a.equals("--enable-preview"))
                 .toList();
     }
 
@@ -214,22 +249,40 @@ public final class Cafe {
         List<Reproduction> rows = new ArrayList<>();
 
         // Articles 000 and 002: 10,000 × 1 s on a fixed pool of 200, then on virtual threads (one JVM, as 002 does).
-        rows.add(pooledRow(CUSTOMERS, BARISTAS, second, "000, 002", "50,215 ms; 50.18 s",
-                "⌈10,000/200⌉ = 50 waves" + at));
-        rows.add(virtualRow(CUSTOMERS, second, "000, 002", "1,188 ms; 1.12 s",
+        rows.add(pooledRow(
+                CUSTOMERS, BARISTAS, second, "000, 002", "50,215 ms; 50.18 s", "⌈10,000/200⌉ = 50 waves" + at));
+        rows.add(virtualRow(
+                CUSTOMERS,
+                second,
+                "000, 002",
+                "1,188 ms; 1.12 s",
                 "one wave; + the time to start 10,000 virtual threads" + at));
 
         // Article 003: 10,000 × 1 s on fixed pools of 100 and of 10,000, each followed by virtual threads.
         rows.add(pooledRow(CUSTOMERS, 100, second, "003", "100,798 ms", "⌈10,000/100⌉ = 100 waves" + at));
-        rows.add(virtualRow(CUSTOMERS, second, "003", "1,823 ms",
+        rows.add(virtualRow(
+                CUSTOMERS,
+                second,
+                "003",
+                "1,823 ms",
                 "003: JDK 21, the first virtual-thread run in its JVM, another machine" + at));
         if (Limits.platformThreadsAvailable() >= CUSTOMERS) {
-            rows.add(pooledRow(CUSTOMERS, CUSTOMERS, second, "003", "3,569 ms",
+            rows.add(pooledRow(
+                    CUSTOMERS,
+                    CUSTOMERS,
+                    second,
+                    "003",
+                    "3,569 ms",
                     "1 wave; + creating and retiring 10,000 OS threads" + at));
         } else {
-            rows.add(new Reproduction(label(CUSTOMERS, second, "fixed pool of 10,000"), "003", "3,569 ms",
-                    second.toNanos() / 1e6, Double.NaN, "ms", "not run: this OS allows only "
-                    + Limits.platformThreadsAvailable() + " more threads"));
+            rows.add(new Reproduction(
+                    label(CUSTOMERS, second, "fixed pool of 10,000"),
+                    "003",
+                    "3,569 ms",
+                    second.toNanos() / 1e6,
+                    Double.NaN,
+                    "ms",
+                    "not run: this OS allows only " + Limits.platformThreadsAvailable() + " more threads"));
         }
         rows.add(virtualRow(CUSTOMERS, second, "003", "1,366 ms", "run right after the pool of 10,000" + at));
 
@@ -239,20 +292,32 @@ public final class Cafe {
         return rows;
     }
 
-    private static Reproduction pooledRow(int customers, int baristas, Duration brew, String article, String reported,
-                                          String note) throws InterruptedException {
+    private static Reproduction pooledRow(
+            int customers, int baristas, Duration brew, String article, String reported, String note)
+            throws InterruptedException {
         Limits.requirePlatformThreads(Math.min(baristas, customers));
         String executor = String.format("fixed pool of %,d", baristas);
         RunResult r = run(executor, Executors.newFixedThreadPool(baristas), customers, brew);
-        return new Reproduction(label(customers, brew, executor), article, reported,
-                PoolModel.batchTime(customers, baristas, brew).toNanos() / 1e6, r.elapsedMillis(), "ms", note);
+        return new Reproduction(
+                label(customers, brew, executor),
+                article,
+                reported,
+                PoolModel.batchTime(customers, baristas, brew).toNanos() / 1e6,
+                r.elapsedMillis(),
+                "ms",
+                note);
     }
 
     private static Reproduction virtualRow(int customers, Duration brew, String article, String reported, String note)
             throws InterruptedException {
         RunResult r = run("virtual thread per task", Executors.newVirtualThreadPerTaskExecutor(), customers, brew);
-        return new Reproduction(label(customers, brew, "virtual thread per task"), article, reported,
-                brew.toNanos() / 1e6, r.elapsedMillis(), "ms",
+        return new Reproduction(
+                label(customers, brew, "virtual thread per task"),
+                article,
+                reported,
+                brew.toNanos() / 1e6,
+                r.elapsedMillis(),
+                "ms",
                 note + String.format("; last task started at %.0f ms", r.lastStartNanos() / 1e6));
     }
 
@@ -266,7 +331,8 @@ public final class Cafe {
     }
 
     private static void requireRounds(int customers, long brewMs, int warmups, int warm) {
-        if (customers < 0) throw new IllegalArgumentException("the number of customers cannot be negative: " + customers);
+        if (customers < 0)
+            throw new IllegalArgumentException("the number of customers cannot be negative: " + customers);
         if (brewMs < 0) throw new IllegalArgumentException("a brew cannot take a negative time: " + brewMs + " ms");
         if (warmups < 0) throw new IllegalArgumentException("warm-up rounds cannot be negative: " + warmups);
         if (warm < 1) throw new IllegalArgumentException("at least 1 warm round is needed, not " + warm);

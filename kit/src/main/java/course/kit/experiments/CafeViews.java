@@ -43,10 +43,14 @@ public final class CafeViews {
         }
 
         /** What the timing check accepts: {@link PoolModel#band} for this run's tasks, pool and task time. */
-        public Band band() { return PoolModel.band(run.count(), poolSize, task); }
+        public Band band() {
+            return PoolModel.band(run.count(), poolSize, task);
+        }
 
         /** "pool 200" or "virtual". */
-        String shortName() { return poolSize == 0 ? "virtual" : String.format("pool %,d", poolSize); }
+        String shortName() {
+            return poolSize == 0 ? "virtual" : String.format("pool %,d", poolSize);
+        }
     }
 
     /**
@@ -55,13 +59,27 @@ public final class CafeViews {
      */
     public static Table table(String title, List<Row> rows) {
         Objects.requireNonNull(rows, "rows");
-        var b = Tables.of(title, "executor", "waves ⌈N/P⌉", "predicted (ms)", "allowed up to (ms)", "measured (ms)",
-                "last task started at (ms)", "threads used", "most in flight");
+        var b = Tables.of(
+                title,
+                "executor",
+                "waves ⌈N/P⌉",
+                "predicted (ms)",
+                "allowed up to (ms)",
+                "measured (ms)",
+                "last task started at (ms)",
+                "threads used",
+                "most in flight");
         for (var r : rows) {
             Band band = r.band();
-            b.row(r.run().name(), r.waves(), Tables.round(band.lo(), 0), Tables.round(band.hi(), 0),
-                    Tables.round(r.run().elapsedMillis(), 0), Tables.round(r.run().lastStartNanos() / 1e6, 0),
-                    r.run().threadsUsed(), r.run().peakConcurrency());
+            b.row(
+                    r.run().name(),
+                    r.waves(),
+                    Tables.round(band.lo(), 0),
+                    Tables.round(band.hi(), 0),
+                    Tables.round(r.run().elapsedMillis(), 0),
+                    Tables.round(r.run().lastStartNanos() / 1e6, 0),
+                    r.run().threadsUsed(),
+                    r.run().peakConcurrency());
         }
         return b.table();
     }
@@ -82,7 +100,9 @@ public final class CafeViews {
         CategoryChart c = Charts.groupedBars(title, "elapsed (ms, log scale)", labels, series);
         // Bars start at zero unless told otherwise, and a log axis cannot: start at the power of ten below the data.
         double lowest = java.util.stream.Stream.concat(predicted.stream(), measured.stream())
-                .mapToDouble(Double::doubleValue).min().orElse(1);
+                .mapToDouble(Double::doubleValue)
+                .min()
+                .orElse(1);
         c.getStyler().setYAxisLogarithmic(true);
         c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest / 2))));
         c.getStyler().setYAxisDecimalPattern("#,###");
@@ -97,11 +117,16 @@ public final class CafeViews {
         Map<String, double[][]> series = new LinkedHashMap<>();
         for (var r : List.of(kernel, child)) series.put(r.where(), new double[][] {roundNumbers(r), r.millis()});
         int n = Math.max(kernel.millis().length, child.millis().length);
-        series.put(String.format("predicted floor: the brew, %,d ms", kernel.brewMs()),
-                new double[][] {{1, n}, {kernel.brewMs(), kernel.brewMs()}});
-        XYChart c = Charts.lines(String.format("The same café (%,d × %,d ms, virtual threads), round by round",
-                kernel.customers(), kernel.brewMs()), "round (1 = first in the call; then warm-up, then warm)",
-                "elapsed (ms)", series);
+        series.put(String.format("predicted floor: the brew, %,d ms", kernel.brewMs()), new double[][] {
+            {1, n}, {kernel.brewMs(), kernel.brewMs()}
+        });
+        XYChart c = Charts.lines(
+                String.format(
+                        "The same café (%,d × %,d ms, virtual threads), round by round",
+                        kernel.customers(), kernel.brewMs()),
+                "round (1 = first in the call; then warm-up, then warm)",
+                "elapsed (ms)",
+                series);
         c.getStyler().setYAxisMin(kernel.brewMs() * 0.98);
         return c;
     }
@@ -111,18 +136,41 @@ public final class CafeViews {
      * then the ratio kernel ÷ child JVM.
      */
     public static Table roundsTable(Cafe.Rounds kernel, Cafe.Rounds child) {
-        var b = Tables.of(String.format("Virtual-thread café, %,d × %,d ms: kernel against a plain java process",
+        var b = Tables.of(
+                String.format(
+                        "Virtual-thread café, %,d × %,d ms: kernel against a plain java process",
                         kernel.customers(), kernel.brewMs()),
-                "JVM", "first round (ms)", "warm rounds (ms)", "warm median (ms)", "warm start phase, median (ms)",
-                "JIT time, first round (ms)", "JIT time, warm rounds (ms)", "GC time, first round (ms)",
+                "JVM",
+                "first round (ms)",
+                "warm rounds (ms)",
+                "warm median (ms)",
+                "warm start phase, median (ms)",
+                "JIT time, first round (ms)",
+                "JIT time, warm rounds (ms)",
+                "GC time, first round (ms)",
                 "GC time, warm rounds (ms)");
         for (var r : List.of(kernel, child)) {
-            b.row(r.where(), f0(r.first()), join(r.warm()), f1(r.warmMedian()), f1(r.warmStartMedian()),
-                    f0(r.jitMs()[0]), f0(r.warmJitMs()), f0(r.gcMs()[0]), f0(r.warmGcMs()));
+            b.row(
+                    r.where(),
+                    f0(r.first()),
+                    join(r.warm()),
+                    f1(r.warmMedian()),
+                    f1(r.warmStartMedian()),
+                    f0(r.jitMs()[0]),
+                    f0(r.warmJitMs()),
+                    f0(r.gcMs()[0]),
+                    f0(r.warmGcMs()));
         }
-        b.row("ratio kernel ÷ child JVM", String.format("%.3f", kernel.first() / child.first()), "",
+        b.row(
+                "ratio kernel ÷ child JVM",
+                String.format("%.3f", kernel.first() / child.first()),
+                "",
                 String.format("%.3f", kernel.warmMedian() / child.warmMedian()),
-                String.format("%.2f", kernel.warmStartMedian() / child.warmStartMedian()), "", "", "", "");
+                String.format("%.2f", kernel.warmStartMedian() / child.warmStartMedian()),
+                "",
+                "",
+                "",
+                "");
         return b.table();
     }
 
@@ -138,7 +186,11 @@ public final class CafeViews {
         return sb.toString();
     }
 
-    private static String f0(double v) { return String.format("%,.0f", v); }
+    private static String f0(double v) {
+        return String.format("%,.0f", v);
+    }
 
-    private static String f1(double v) { return String.format("%,.1f", v); }
+    private static String f1(double v) {
+        return String.format("%,.1f", v);
+    }
 }

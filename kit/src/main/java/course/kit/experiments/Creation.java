@@ -39,7 +39,8 @@ public final class Creation {
 
     /** The two kinds of thread the notebook compares, with the executor that starts one of them per task. */
     public enum Kind {
-        PLATFORM, VIRTUAL;
+        PLATFORM,
+        VIRTUAL;
 
         /** {@code Thread.ofPlatform()} or {@code Thread.ofVirtual()}. */
         public Thread.Builder builder() {
@@ -48,13 +49,16 @@ public final class Creation {
 
         /** A new executor that starts one new thread of this kind per task. */
         public ExecutorService perTask() {
-            return this == PLATFORM ? Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())
+            return this == PLATFORM
+                    ? Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())
                     : Executors.newVirtualThreadPerTaskExecutor();
         }
 
         /** "platform" or "virtual". */
         @Override
-        public String toString() { return name().toLowerCase(java.util.Locale.ROOT); }
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /**
@@ -69,12 +73,26 @@ public final class Creation {
      * @param sleepers      virtual threads that sleep at once (a million at the full scale)
      * @param sleep         how long each of them sleeps
      */
-    public record Params(int serial, int platformBatch, int virtualBatch, int warmups, int reps, int parked,
-                         int sleepers, Duration sleep) {
+    public record Params(
+            int serial,
+            int platformBatch,
+            int virtualBatch,
+            int warmups,
+            int reps,
+            int parked,
+            int sleepers,
+            Duration sleep) {
         /** The notebook's parameters at {@code scale}. */
         public static Params of(Scale scale) {
-            return new Params(scale.pick(100_000, 5_000), scale.pick(10_000, 2_000), scale.pick(100_000, 20_000),
-                    scale.pick(3, 2), scale.pick(7, 5), 100_000, scale.pick(1_000_000, 100_000), Duration.ofSeconds(1));
+            return new Params(
+                    scale.pick(100_000, 5_000),
+                    scale.pick(10_000, 2_000),
+                    scale.pick(100_000, 20_000),
+                    scale.pick(3, 2),
+                    scale.pick(7, 5),
+                    100_000,
+                    scale.pick(1_000_000, 100_000),
+                    Duration.ofSeconds(1));
         }
     }
 
@@ -142,7 +160,8 @@ public final class Creation {
     public static Measurement submitAllRepeated(Kind kind, int n, int warmups, int reps, List<RunResult> last)
             throws Exception {
         requireCount(n);
-        if (kind == Kind.VIRTUAL) Limits.requireVirtualThreads(n); else Limits.requirePlatformThreads(n);
+        if (kind == Kind.VIRTUAL) Limits.requireVirtualThreads(n);
+        else Limits.requirePlatformThreads(n);
         String name = kind + ", submit all";
         return Measure.repeat(name, warmups, reps, n, () -> {
             RunResult r = submitAll(name, kind.perTask(), n);
@@ -203,10 +222,14 @@ public final class Creation {
      */
     public record ParkedHeap(int count, long heapBeforeBytes, long heapParkedBytes, long stackKb) {
         /** Heap bytes per parked virtual thread. */
-        public double bytesPerThread() { return (heapParkedBytes - heapBeforeBytes) / (double) count; }
+        public double bytesPerThread() {
+            return (heapParkedBytes - heapBeforeBytes) / (double) count;
+        }
 
         /** How many parked virtual threads fit in one platform thread's stack reservation. */
-        public double stackOverParked() { return stackKb * 1_024.0 / bytesPerThread(); }
+        public double stackOverParked() {
+            return stackKb * 1_024.0 / bytesPerThread();
+        }
     }
 
     /**
@@ -260,7 +283,9 @@ public final class Creation {
      */
     public record SerialModel(double platformMicros, double virtualMicros, double handOffMicros) {
         /** The speed-up article 001's loop should report: platform ÷ virtual. */
-        public double ratio() { return platformMicros / virtualMicros; }
+        public double ratio() {
+            return platformMicros / virtualMicros;
+        }
     }
 
     /**
@@ -274,12 +299,14 @@ public final class Creation {
     public record OneAtATime(int count, double platformMicros, double virtualMicros, double handOffMicros) {
         /** The figures of three recorded runs. */
         public static OneAtATime of(RunResult platform, RunResult virtual, RunResult handOff) {
-            return new OneAtATime(platform.count(), microsPerThread(platform), microsPerThread(virtual),
-                    microsPerThread(handOff));
+            return new OneAtATime(
+                    platform.count(), microsPerThread(platform), microsPerThread(virtual), microsPerThread(handOff));
         }
 
         /** platform ÷ virtual, the figure article 001 reported as 16.2×. */
-        public double ratio() { return platformMicros / virtualMicros; }
+        public double ratio() {
+            return platformMicros / virtualMicros;
+        }
     }
 
     /** The model from the measured pieces (see {@link SerialModel}). */
@@ -307,33 +334,66 @@ public final class Creation {
      * The reproduction rows for article 001, from measurements already made (the notebook makes them cell by
      * cell and shows the same rows that {@code ./course reproduce} writes); {@code parked} may be null.
      */
-    public static List<Reproduction> rows(OneAtATime serial, Measurement platformAll, Measurement virtualAll,
-                                          ParkedHeap parked) {
+    public static List<Reproduction> rows(
+            OneAtATime serial, Measurement platformAll, Measurement virtualAll, ParkedHeap parked) {
         SerialModel model = serialModel(serial, platformAll, virtualAll);
         String size = String.format("%,d threads one at a time (the article ran 1,000,000)", serial.count());
-        String modelNote = "; predicted = CPU per thread when all are submitted first + one measured hand-off round trip";
+        String modelNote =
+                "; predicted = CPU per thread when all are submitted first + one measured hand-off round trip";
         double allRatio = platformAll.perOpMicros() / virtualAll.perOpMicros();
         List<Reproduction> rows = new ArrayList<>();
-        rows.add(new Reproduction("start+join one at a time, platform: new Thread, start, join", "001",
+        rows.add(new Reproduction(
+                "start+join one at a time, platform: new Thread, start, join",
+                "001",
                 String.format("%.0f µs/thread (252,143 ms for 1,000,000)", ARTICLE_PLATFORM_MS * 1e3 / ARTICLE_COUNT),
-                model.platformMicros(), serial.platformMicros(), "µs/thread", size + modelNote));
-        rows.add(new Reproduction("start+join one at a time, virtual: executor submit, get", "001",
+                model.platformMicros(),
+                serial.platformMicros(),
+                "µs/thread",
+                size + modelNote));
+        rows.add(new Reproduction(
+                "start+join one at a time, virtual: executor submit, get",
+                "001",
                 String.format("%.1f µs/thread (15,533 ms for 1,000,000)", ARTICLE_VIRTUAL_MS * 1e3 / ARTICLE_COUNT),
-                model.virtualMicros(), serial.virtualMicros(), "µs/thread", size + modelNote));
-        rows.add(new Reproduction("speed-up of the one-at-a-time loop, platform ÷ virtual", "001", "16.2×",
-                model.ratio(), serial.ratio(), "×",
+                model.virtualMicros(),
+                serial.virtualMicros(),
+                "µs/thread",
+                size + modelNote));
+        rows.add(new Reproduction(
+                "speed-up of the one-at-a-time loop, platform ÷ virtual",
+                "001",
+                "16.2×",
+                model.ratio(),
+                serial.ratio(),
+                "×",
                 String.format("with every task submitted first (median) the ratio is %.0f×", allRatio)));
-        rows.add(new Reproduction("creation cost, platform thread (submit all, then close; median)", "001",
-                "100–300 µs per thread", 200, platformAll.perOpMicros(), "µs/thread",
+        rows.add(new Reproduction(
+                "creation cost, platform thread (submit all, then close; median)",
+                "001",
+                "100–300 µs per thread",
+                200,
+                platformAll.perOpMicros(),
+                "µs/thread",
                 "predicted = the article's mid-range; " + platformAll.method()));
-        rows.add(new Reproduction("creation cost, virtual thread (submit all, then close; median)", "001",
-                "about 10 µs per thread", 10, virtualAll.perOpMicros(), "µs/thread",
+        rows.add(new Reproduction(
+                "creation cost, virtual thread (submit all, then close; median)",
+                "001",
+                "about 10 µs per thread",
+                10,
+                virtualAll.perOpMicros(),
+                "µs/thread",
                 "predicted = the article's figure; " + virtualAll.method()));
         if (parked != null) {
-            rows.add(new Reproduction("heap per parked virtual thread (vs a platform stack reservation)", "001",
-                    "platform threads reserve up to 1 MB; virtual threads grow as needed", Limits.BYTES_PER_VIRTUAL_THREAD,
-                    parked.bytesPerThread(), "B/thread", String.format("%,d threads parked on a latch; predicted = at most "
-                            + "2 KB; this JVM reserves %,d KB per platform thread", parked.count(), parked.stackKb())));
+            rows.add(new Reproduction(
+                    "heap per parked virtual thread (vs a platform stack reservation)",
+                    "001",
+                    "platform threads reserve up to 1 MB; virtual threads grow as needed",
+                    Limits.BYTES_PER_VIRTUAL_THREAD,
+                    parked.bytesPerThread(),
+                    "B/thread",
+                    String.format(
+                            "%,d threads parked on a latch; predicted = at most "
+                                    + "2 KB; this JVM reserves %,d KB per platform thread",
+                            parked.count(), parked.stackKb())));
         }
         return rows;
     }
@@ -345,9 +405,12 @@ public final class Creation {
     public static List<Reproduction> reproduce(Scale scale) throws Exception {
         Params p = Params.of(scale);
         RunResult platform = platformOneAtATime(p.serial());
-        RunResult virtual = submitAndGet("virtual, submit + get", Executors.newVirtualThreadPerTaskExecutor(), p.serial());
-        RunResult handOff = submitAndGet("one reused virtual thread, submit + get",
-                Executors.newSingleThreadExecutor(Thread.ofVirtual().factory()), p.serial());
+        RunResult virtual =
+                submitAndGet("virtual, submit + get", Executors.newVirtualThreadPerTaskExecutor(), p.serial());
+        RunResult handOff = submitAndGet(
+                "one reused virtual thread, submit + get",
+                Executors.newSingleThreadExecutor(Thread.ofVirtual().factory()),
+                p.serial());
         Measurement platformAll = submitAllRepeated(Kind.PLATFORM, p.platformBatch(), p.warmups(), p.reps(), null);
         Measurement virtualAll = submitAllRepeated(Kind.VIRTUAL, p.virtualBatch(), p.warmups(), p.reps(), null);
         ParkedHeap parked = parkedHeap(p.parked());

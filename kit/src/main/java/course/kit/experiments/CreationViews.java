@@ -28,7 +28,9 @@ public final class CreationViews {
      */
     public record PerThread(String method, double platformMicros, double virtualMicros) {
         /** platform ÷ virtual. */
-        public double ratio() { return platformMicros / virtualMicros; }
+        public double ratio() {
+            return platformMicros / virtualMicros;
+        }
     }
 
     /**
@@ -48,7 +50,8 @@ public final class CreationViews {
             }
             series.put(m.method(), values);
         }
-        CategoryChart c = Charts.groupedBars(title, "µs per thread (log scale)", List.of("platform", "virtual"), series);
+        CategoryChart c =
+                Charts.groupedBars(title, "µs per thread (log scale)", List.of("platform", "virtual"), series);
         c.getStyler().setYAxisLogarithmic(true);
         // a bar's base is 0, which a log axis cannot show: start at the power of ten below the smallest bar
         c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(Double.isFinite(smallest) ? smallest : 1))));
@@ -92,10 +95,22 @@ public final class CreationViews {
     /** The same two figures as a table, with what a million threads would take. */
     public static Table memoryTable(Creation.ParkedHeap parked) {
         double stack = parked.stackKb() * 1024.0;
-        return Tables.of("Memory per waiting thread", "thread", "bytes per thread", "what it is", "for 1,000,000 threads (GB)")
-                .row("platform", stack, "stack address space reserved at start (ThreadStackSize)", Tables.round(stack * 1e6 / 1e9, 1))
-                .row("virtual, parked", Tables.round(parked.bytesPerThread(), 0),
-                        "heap: Thread, continuation, stack chunk, latch node", Tables.round(parked.bytesPerThread() * 1e6 / 1e9, 2))
+        return Tables.of(
+                        "Memory per waiting thread",
+                        "thread",
+                        "bytes per thread",
+                        "what it is",
+                        "for 1,000,000 threads (GB)")
+                .row(
+                        "platform",
+                        stack,
+                        "stack address space reserved at start (ThreadStackSize)",
+                        Tables.round(stack * 1e6 / 1e9, 1))
+                .row(
+                        "virtual, parked",
+                        Tables.round(parked.bytesPerThread(), 0),
+                        "heap: Thread, continuation, stack chunk, latch node",
+                        Tables.round(parked.bytesPerThread() * 1e6 / 1e9, 2))
                 .table();
     }
 
@@ -111,24 +126,56 @@ public final class CreationViews {
 
     /** The rows {@code ./course reproduce} writes for an article, as a table. */
     public static Table reproduction(String title, List<Reproduction> rows) {
-        var t = Tables.of(title, "experiment", "article reported", "predicted", "measured", "unit", "measured ÷ predicted", "note");
+        var t = Tables.of(
+                title,
+                "experiment",
+                "article reported",
+                "predicted",
+                "measured",
+                "unit",
+                "measured ÷ predicted",
+                "note");
         for (Reproduction r : rows) {
-            t.row(r.experiment(), r.reported(), Tables.round(r.predicted(), 2), Tables.round(r.measured(), 2), r.unit(),
-                    Tables.round(r.ratio(), 2), r.note());
+            t.row(
+                    r.experiment(),
+                    r.reported(),
+                    Tables.round(r.predicted(), 2),
+                    Tables.round(r.measured(), 2),
+                    r.unit(),
+                    Tables.round(r.ratio(), 2),
+                    r.note());
         }
         return t.table();
     }
 
     /** Article 001's loop, predicted (CPU per thread + one hand-off) against measured, per kind. */
-    public static Table serialModel(Creation.SerialModel model, double platformCpuMicros, double virtualCpuMicros,
-                                    double platformMeasured, double virtualMeasured) {
-        return Tables.of("Article 001's loop: predicted c + h against measured", "kind", "c: CPU per thread (µs)",
-                        "h: hand-off (µs)", "predicted c + h (µs)", "measured (µs)", "measured ÷ predicted")
-                .row("platform", Tables.round(platformCpuMicros, 2), Tables.round(model.handOffMicros(), 2),
-                        Tables.round(model.platformMicros(), 2), Tables.round(platformMeasured, 2),
+    public static Table serialModel(
+            Creation.SerialModel model,
+            double platformCpuMicros,
+            double virtualCpuMicros,
+            double platformMeasured,
+            double virtualMeasured) {
+        return Tables.of(
+                        "Article 001's loop: predicted c + h against measured",
+                        "kind",
+                        "c: CPU per thread (µs)",
+                        "h: hand-off (µs)",
+                        "predicted c + h (µs)",
+                        "measured (µs)",
+                        "measured ÷ predicted")
+                .row(
+                        "platform",
+                        Tables.round(platformCpuMicros, 2),
+                        Tables.round(model.handOffMicros(), 2),
+                        Tables.round(model.platformMicros(), 2),
+                        Tables.round(platformMeasured, 2),
                         Tables.round(platformMeasured / model.platformMicros(), 2))
-                .row("virtual", Tables.round(virtualCpuMicros, 2), Tables.round(model.handOffMicros(), 2),
-                        Tables.round(model.virtualMicros(), 2), Tables.round(virtualMeasured, 2),
+                .row(
+                        "virtual",
+                        Tables.round(virtualCpuMicros, 2),
+                        Tables.round(model.handOffMicros(), 2),
+                        Tables.round(model.virtualMicros(), 2),
+                        Tables.round(virtualMeasured, 2),
                         Tables.round(virtualMeasured / model.virtualMicros(), 2))
                 .table();
     }

@@ -28,10 +28,14 @@ public final class HandlerMeter {
         private final long entered = System.nanoTime();
         private boolean closed;
 
-        private Visit(int id) { this.id = id; }
+        private Visit(int id) {
+            this.id = id;
+        }
 
         /** This request's number, 0, 1, 2, … in the order requests entered the handler. */
-        public int id() { return id; }
+        public int id() {
+            return id;
+        }
 
         @Override
         public void close() {
@@ -77,13 +81,19 @@ public final class HandlerMeter {
     }
 
     /** Requests inside the handler now. */
-    public int inside() { return inside.get(); }
+    public int inside() {
+        return inside.get();
+    }
 
     /** The most requests that were inside the handler at once: the threads the server used for them at once. */
-    public int peak() { return peak.get(); }
+    public int peak() {
+        return peak.get();
+    }
 
     /** Requests that entered the handler. */
-    public int entered() { return ids.get(); }
+    public int entered() {
+        return ids.get();
+    }
 
     /** "virtual", "platform", "mixed", or "none" when no request entered. */
     public String threadKind() {

@@ -61,14 +61,25 @@ public final class HttpService {
      * keeps under half of a 2-core machine busy with HTTP (about 0.5 ms of CPU per request, client and server
      * together, measured on the course's 2-core VM).
      */
-    public record Plan(Duration t, List<Integer> levels, Duration warmUp, Duration window, int maxRequests,
-                       Duration maxWait, Duration backoff) {
+    public record Plan(
+            Duration t,
+            List<Integer> levels,
+            Duration warmUp,
+            Duration window,
+            int maxRequests,
+            Duration maxWait,
+            Duration backoff) {
         /** The course's plan at {@code scale}: the same t and shape at both scales, more levels and longer windows at full. */
         public static Plan at(Scale scale) {
             Duration t = Duration.ofMillis(400);
-            return new Plan(t, scale.pick(List.of(50, 200, 1_000, 5_000), List.of(50, 200, 1_000)),
-                    scale.pick(t.multipliedBy(10), t.multipliedBy(2)), scale.pick(t.multipliedBy(20), t.multipliedBy(6)),
-                    scale.pick(400_000, 100_000), t.dividedBy(4), Duration.ofSeconds(2));
+            return new Plan(
+                    t,
+                    scale.pick(List.of(50, 200, 1_000, 5_000), List.of(50, 200, 1_000)),
+                    scale.pick(t.multipliedBy(10), t.multipliedBy(2)),
+                    scale.pick(t.multipliedBy(20), t.multipliedBy(6)),
+                    scale.pick(400_000, 100_000),
+                    t.dividedBy(4),
+                    Duration.ofSeconds(2));
         }
     }
 
@@ -92,7 +103,8 @@ public final class HttpService {
      */
     public static Duration overhead(LoadResult baseline, Duration t) {
         double extra = Math.max(0, baseline.p50Millis() - t.toNanos() / 1e6);
-        return Duration.ofNanos((long) (extra * 1e6)).plus(PoolModel.Allowances.here().perWave());
+        return Duration.ofNanos((long) (extra * 1e6))
+                .plus(PoolModel.Allowances.here().perWave());
     }
 
     /**
@@ -103,9 +115,16 @@ public final class HttpService {
     public static Band slotBand(Duration t, Duration window, Duration overhead) {
         double tm = t.toNanos() / 1e6, w = window.toNanos() / 1e6, d = overhead.toNanos() / 1e6;
         if (w <= tm + d) throw new IllegalArgumentException("the window must be longer than t + δ");
-        return new Band(tm * w / (w + tm), (tm + d) * w / (w - tm - d), "ms",
-                String.format(Locale.ROOT, "t = %s, δ = %.1f ms per request, ± one wave in a %s window",
-                        PoolModel.pretty(t), d, PoolModel.pretty(window)));
+        return new Band(
+                tm * w / (w + tm),
+                (tm + d) * w / (w - tm - d),
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "t = %s, δ = %.1f ms per request, ± one wave in a %s window",
+                        PoolModel.pretty(t),
+                        d,
+                        PoolModel.pretty(window)));
     }
 
     /**
@@ -117,9 +136,19 @@ public final class HttpService {
         requirePositive(clients, slots, t);
         int lo = Math.max(1, clients / slots), hi = Math.max(1, (clients + slots - 1) / slots) + 1;
         double tm = t.toNanos() / 1e6, d = overhead.toNanos() / 1e6;
-        return new Band(lo * tm, hi * (tm + d), "ms",
-                String.format(Locale.ROOT, "C/slots = %,d/%,d: %d to %d waves of t = %s, δ = %.1f ms each",
-                        clients, slots, lo, hi, PoolModel.pretty(t), d));
+        return new Band(
+                lo * tm,
+                hi * (tm + d),
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "C/slots = %,d/%,d: %d to %d waves of t = %s, δ = %.1f ms each",
+                        clients,
+                        slots,
+                        lo,
+                        hi,
+                        PoolModel.pretty(t),
+                        d));
     }
 
     /**
@@ -129,9 +158,17 @@ public final class HttpService {
      */
     public static Band shedBand(Duration t, Duration maxWait, Duration overhead) {
         double tm = t.toNanos() / 1e6, mw = maxWait.toNanos() / 1e6, d = overhead.toNanos() / 1e6;
-        return new Band(tm, tm + mw + d + PoolModel.SLACK_FIXED.toMillis(), "ms",
-                String.format(Locale.ROOT, "t + maxWait = %s + %s, δ = %.1f ms, + %d ms", PoolModel.pretty(t),
-                        PoolModel.pretty(maxWait), d, PoolModel.SLACK_FIXED.toMillis()));
+        return new Band(
+                tm,
+                tm + mw + d + PoolModel.SLACK_FIXED.toMillis(),
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "t + maxWait = %s + %s, δ = %.1f ms, + %d ms",
+                        PoolModel.pretty(t),
+                        PoolModel.pretty(maxWait),
+                        d,
+                        PoolModel.SLACK_FIXED.toMillis()));
     }
 
     /**
@@ -159,14 +196,17 @@ public final class HttpService {
         if (!(server.getThreadPool() instanceof QueuedThreadPool)) return 0;
         int n = 0;
         for (var connector : server.getConnectors()) {
-            if (connector instanceof ServerConnector c) n += c.getAcceptors() + c.getSelectorManager().getSelectorCount();
+            if (connector instanceof ServerConnector c)
+                n += c.getAcceptors() + c.getSelectorManager().getSelectorCount();
         }
         return n;
     }
 
     private static void requirePositive(int clients, int slots, Duration t) {
-        if (clients < 1 || slots < 1) throw new IllegalArgumentException("clients and slots must be positive: " + clients + ", " + slots);
-        if (Objects.requireNonNull(t, "t").isNegative() || t.isZero()) throw new IllegalArgumentException("t must be positive: " + t);
+        if (clients < 1 || slots < 1)
+            throw new IllegalArgumentException("clients and slots must be positive: " + clients + ", " + slots);
+        if (Objects.requireNonNull(t, "t").isNegative() || t.isZero())
+            throw new IllegalArgumentException("t must be positive: " + t);
     }
 
     // ------------------------------------------------------------------------------------------------ leftovers
@@ -189,8 +229,11 @@ public final class HttpService {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%s listening sockets, %d Jetty or HTTP-client threads%s",
-                    listeningSockets < 0 ? "unknown" : String.valueOf(listeningSockets), serverThreads,
+            return String.format(
+                    Locale.ROOT,
+                    "%s listening sockets, %d Jetty or HTTP-client threads%s",
+                    listeningSockets < 0 ? "unknown" : String.valueOf(listeningSockets),
+                    serverThreads,
                     threadNames.isEmpty() ? "" : " " + threadNames);
         }
     }
@@ -211,7 +254,8 @@ public final class HttpService {
         Set<String> listening = new HashSet<>();
         for (String table : List.of("/proc/self/net/tcp", "/proc/self/net/tcp6")) {
             try {
-                for (String line : Files.readAllLines(Path.of(table)).stream().skip(1).toList()) {
+                for (String line :
+                        Files.readAllLines(Path.of(table)).stream().skip(1).toList()) {
                     String[] f = line.trim().split("\\s+");
                     if (f.length > 9 && "0A".equals(f[3])) listening.add(f[9]); // state 0A: LISTEN; field 9: inode
                 }
@@ -224,7 +268,8 @@ public final class HttpService {
             for (Path fd : stream.toList()) {
                 try {
                     String target = Files.readSymbolicLink(fd).toString();
-                    if (target.startsWith("socket:[") && listening.contains(target.substring(8, target.length() - 1))) n++;
+                    if (target.startsWith("socket:[") && listening.contains(target.substring(8, target.length() - 1)))
+                        n++;
                 } catch (IOException e) {
                     // closed between the listing and the read
                 }
@@ -298,13 +343,19 @@ public final class HttpService {
     static LoadResult load(String name, URI target, int clients, HandlerMeter meter, Plan plan) throws Exception {
         var rec = LoadRecorder.start(name, target, clients, plan.warmUp(), plan.window(), plan.maxRequests());
         try (var clientThreads = Executors.newVirtualThreadPerTaskExecutor();
-             var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(clientThreads).build();
-             var users = Executors.newVirtualThreadPerTaskExecutor()) {
-            var request = HttpRequest.newBuilder(target).timeout(HIKARI_CONNECTION_TIMEOUT).build();
+                var http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .executor(clientThreads)
+                        .build();
+                var users = Executors.newVirtualThreadPerTaskExecutor()) {
+            var request = HttpRequest.newBuilder(target)
+                    .timeout(HIKARI_CONNECTION_TIMEOUT)
+                    .build();
             for (int c = 0; c < clients; c++) {
                 users.submit(() -> {
                     while (rec.more()) {
-                        int status = rec.exchange(() -> http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode());
+                        int status = rec.exchange(() -> http.send(request, HttpResponse.BodyHandlers.discarding())
+                                .statusCode());
                         if (status == 503) Thread.sleep(jittered(plan.backoff()));
                     }
                     return null;
@@ -320,8 +371,13 @@ public final class HttpService {
     }
 
     /** Notebook 08's run: a server on {@code threads} with the handler {@code handler} makes, under load, then stopped. */
-    static LoadResult run(String name, ThreadPool threads, java.util.function.Function<HandlerMeter, Handler> handler,
-                          int clients, Plan plan) throws Exception {
+    static LoadResult run(
+            String name,
+            ThreadPool threads,
+            java.util.function.Function<HandlerMeter, Handler> handler,
+            int clients,
+            Plan plan)
+            throws Exception {
         var meter = new HandlerMeter();
         Server server = serve(threads, handler.apply(meter));
         try {
@@ -351,22 +407,48 @@ public final class HttpService {
         Duration t = plan.t();
         int top = plan.levels().getLast(), limit = DOWNSTREAM_LIMIT;
         Database db = new SimulatedDatabase(limit, t, HIKARI_CONNECTION_TIMEOUT);
-        LoadResult baseline = run("baseline", new QueuedThreadPool(POOL), m -> service(db, m), plan.levels().getFirst(), plan);
+        LoadResult baseline = run(
+                "baseline",
+                new QueuedThreadPool(POOL),
+                m -> service(db, m),
+                plan.levels().getFirst(),
+                plan);
         Band band = slotBand(t, plan.window(), overhead(baseline, t));
         List<Reproduction> rows = new ArrayList<>();
         record Server8(String name, Supplier<ThreadPool> threads, int slots) {}
-        for (var s : List.of(new Server8("a pool of 200", () -> new QueuedThreadPool(POOL), POOL),
+        for (var s : List.of(
+                new Server8("a pool of 200", () -> new QueuedThreadPool(POOL), POOL),
                 new Server8("virtual threads", HttpService::virtualThreads, limit))) {
             LoadResult r = null;
             for (int i = 0; i < Check.TIMING_TRIES && (r == null || !band.contains(r.millisPerSlot(s.slots()))); i++) {
                 r = run(s.name(), s.threads().get(), m -> service(db, m), top, plan);
             }
-            String note = String.format(Locale.ROOT, "C = %,d closed-loop clients, t = %s, downstream limit %d; %,d answered, %,d failed; "
-                    + "at most %,d requests in the handler", top, PoolModel.pretty(t), limit, r.answered(), r.failed(), r.peakInHandler());
-            rows.add(new Reproduction("HTTP server on " + s.name() + ": throughput = " + s.slots() + " / t", "004",
-                    "(not measured: articles 000, 004 argue it)", throughput(top, s.slots(), t), r.throughput(), "requests/s", note));
-            rows.add(new Reproduction("HTTP server on " + s.name() + ": p99 ≈ R = C·t / " + s.slots(), "004",
-                    "(not measured)", latencyMillis(top, s.slots(), t), r.p99Millis(), "ms", note));
+            String note = String.format(
+                    Locale.ROOT,
+                    "C = %,d closed-loop clients, t = %s, downstream limit %d; %,d answered, %,d failed; "
+                            + "at most %,d requests in the handler",
+                    top,
+                    PoolModel.pretty(t),
+                    limit,
+                    r.answered(),
+                    r.failed(),
+                    r.peakInHandler());
+            rows.add(new Reproduction(
+                    "HTTP server on " + s.name() + ": throughput = " + s.slots() + " / t",
+                    "004",
+                    "(not measured: articles 000, 004 argue it)",
+                    throughput(top, s.slots(), t),
+                    r.throughput(),
+                    "requests/s",
+                    note));
+            rows.add(new Reproduction(
+                    "HTTP server on " + s.name() + ": p99 ≈ R = C·t / " + s.slots(),
+                    "004",
+                    "(not measured)",
+                    latencyMillis(top, s.slots(), t),
+                    r.p99Millis(),
+                    "ms",
+                    note));
         }
         return rows;
     }

@@ -23,15 +23,26 @@ public final class HttpServiceViews {
      * Throughput (2xx answers per second) against C, one line per server, and a dashed line per prediction
      * ({@code predicted} maps a name to the slots of {@code min(C, slots) / t}). C on a logarithmic axis.
      */
-    public static XYChart throughput(String title, Map<String, List<LoadResult>> runs, Map<String, Integer> predicted,
-                                     Duration t) {
-        return chart(title, "requests/s", runs, LoadResult::throughput, predicted,
+    public static XYChart throughput(
+            String title, Map<String, List<LoadResult>> runs, Map<String, Integer> predicted, Duration t) {
+        return chart(
+                title,
+                "requests/s",
+                runs,
+                LoadResult::throughput,
+                predicted,
                 (c, slots) -> HttpService.throughput(c, slots, t));
     }
 
     /** p99 latency (ms) against C, as {@link #throughput}; predictions are {@code max(t, C·t/slots)}. */
-    public static XYChart p99(String title, Map<String, List<LoadResult>> runs, Map<String, Integer> predicted, Duration t) {
-        return chart(title, "p99 latency (ms)", runs, LoadResult::p99Millis, predicted,
+    public static XYChart p99(
+            String title, Map<String, List<LoadResult>> runs, Map<String, Integer> predicted, Duration t) {
+        return chart(
+                title,
+                "p99 latency (ms)",
+                runs,
+                LoadResult::p99Millis,
+                predicted,
                 (c, slots) -> HttpService.latencyMillis(c, slots, t));
     }
 
@@ -39,8 +50,13 @@ public final class HttpServiceViews {
         double at(int clients, int slots);
     }
 
-    private static XYChart chart(String title, String yLabel, Map<String, List<LoadResult>> runs,
-                                 ToDoubleFunction<LoadResult> y, Map<String, Integer> predicted, Model model) {
+    private static XYChart chart(
+            String title,
+            String yLabel,
+            Map<String, List<LoadResult>> runs,
+            ToDoubleFunction<LoadResult> y,
+            Map<String, Integer> predicted,
+            Model model) {
         Objects.requireNonNull(runs, "runs");
         var series = new LinkedHashMap<String, double[][]>();
         var levels = new TreeSet<Integer>();
@@ -48,8 +64,9 @@ public final class HttpServiceViews {
             if (list.isEmpty()) return;
             list.forEach(r -> levels.add(r.clients()));
             series.put(name, new double[][] {
-                    list.stream().mapToDouble(LoadResult::clients).toArray(),
-                    list.stream().mapToDouble(y).toArray()});
+                list.stream().mapToDouble(LoadResult::clients).toArray(),
+                list.stream().mapToDouble(y).toArray()
+            });
         });
         if (levels.isEmpty()) throw new IllegalArgumentException("no runs to draw");
         // sorted by name so that Map.of's order does not change the colours from one run to the next
@@ -57,8 +74,9 @@ public final class HttpServiceViews {
             var xs = new TreeSet<>(levels);
             if (slots > levels.first() && slots < levels.last()) xs.add(slots); // the knee
             series.put(name, new double[][] {
-                    xs.stream().mapToDouble(Integer::doubleValue).toArray(),
-                    xs.stream().mapToDouble(c -> model.at(c, slots)).toArray()});
+                xs.stream().mapToDouble(Integer::doubleValue).toArray(),
+                xs.stream().mapToDouble(c -> model.at(c, slots)).toArray()
+            });
         });
         XYChart c = Charts.lines(title, "concurrent clients C (log scale)", yLabel, series);
         c.getStyler().setXAxisLogarithmic(true);
@@ -72,13 +90,35 @@ public final class HttpServiceViews {
      * and the requests in the handler at once.
      */
     public static Table table(String title, Map<String, List<LoadResult>> runs) {
-        var b = Tables.of(title, "server", "clients C", "requests/s", "p50 (ms)", "p99 (ms)",
-                "p99 in the handler (ms)", "answered", "503",
-                "errors", "time-outs", "refused", "in the handler at once", "thread kind");
-        runs.forEach((name, list) -> list.forEach(r -> b.row(name, r.clients(), Tables.round(r.throughput(), 0),
-                Tables.round(r.p50Millis(), 1), Tables.round(r.p99Millis(), 1),
-                Tables.round(r.handlerP99Millis(), 1), r.answered(), r.shed(), r.errors(),
-                r.timeouts(), r.refused(), r.peakInHandler(), r.threadKind())));
+        var b = Tables.of(
+                title,
+                "server",
+                "clients C",
+                "requests/s",
+                "p50 (ms)",
+                "p99 (ms)",
+                "p99 in the handler (ms)",
+                "answered",
+                "503",
+                "errors",
+                "time-outs",
+                "refused",
+                "in the handler at once",
+                "thread kind");
+        runs.forEach((name, list) -> list.forEach(r -> b.row(
+                name,
+                r.clients(),
+                Tables.round(r.throughput(), 0),
+                Tables.round(r.p50Millis(), 1),
+                Tables.round(r.p99Millis(), 1),
+                Tables.round(r.handlerP99Millis(), 1),
+                r.answered(),
+                r.shed(),
+                r.errors(),
+                r.timeouts(),
+                r.refused(),
+                r.peakInHandler(),
+                r.threadKind())));
         return b.table();
     }
 }

@@ -42,9 +42,19 @@ public final class IoVsCpu {
      * @param sleep        starvation: how long each of their sleeps is (w)
      * @param cpuHog       starvation: the CPU time of each of the {@code cores} CPU tasks (L)
      */
-    public record Params(int cores, int cpuTasks, Duration cpuTask, int ioTasks, Duration ioWait,
-                         int mixedTasks, Duration mixedCompute, Duration mixedWait, List<Integer> mixedPools,
-                         int sleepers, Duration sleep, Duration cpuHog) {
+    public record Params(
+            int cores,
+            int cpuTasks,
+            Duration cpuTask,
+            int ioTasks,
+            Duration ioWait,
+            int mixedTasks,
+            Duration mixedCompute,
+            Duration mixedWait,
+            List<Integer> mixedPools,
+            int sleepers,
+            Duration sleep,
+            Duration cpuHog) {
         public Params {
             if (cores < 1) throw new IllegalArgumentException("cores must be at least 1: " + cores);
             mixedPools = List.copyOf(mixedPools);
@@ -53,28 +63,48 @@ public final class IoVsCpu {
         /** One line per experiment, for the notebook's first cell. */
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, """
+            return String.format(
+                    Locale.ROOT,
+                    """
                             cores (availableProcessors): %d
                             CPU-bound:  %d tasks × %s of CPU
                             I/O-bound:  %d tasks × sleep %s
                             mixed:      %d tasks × (compute %s, then wait %s), fixed pools of %s
                             starvation: %d sleepers × sleep %s, while %d CPU tasks of %s run""",
-                    cores, cpuTasks, PoolModel.pretty(cpuTask), ioTasks, PoolModel.pretty(ioWait), mixedTasks,
-                    PoolModel.pretty(mixedCompute), PoolModel.pretty(mixedWait), mixedPools, sleepers,
-                    PoolModel.pretty(sleep), cores, PoolModel.pretty(cpuHog));
+                    cores,
+                    cpuTasks,
+                    PoolModel.pretty(cpuTask),
+                    ioTasks,
+                    PoolModel.pretty(ioWait),
+                    mixedTasks,
+                    PoolModel.pretty(mixedCompute),
+                    PoolModel.pretty(mixedWait),
+                    mixedPools,
+                    sleepers,
+                    PoolModel.pretty(sleep),
+                    cores,
+                    PoolModel.pretty(cpuHog));
         }
     }
 
     /** The parameters at {@code scale} for a machine with {@code cores} cores. */
     public static Params params(Scale scale, int cores) {
         Objects.requireNonNull(scale, "scale");
-        return new Params(cores,
-                scale.pick(16, 6) * cores, Duration.ofMillis(50),
-                scale.pick(40, 20), scale.pick(Duration.ofMillis(250), Duration.ofMillis(100)),
-                scale.pick(400, 40), Duration.ofMillis(10), Duration.ofMillis(90),
-                scale.pick(List.of(cores, 2 * cores, 5 * cores, 10 * cores, 20 * cores),
+        return new Params(
+                cores,
+                scale.pick(16, 6) * cores,
+                Duration.ofMillis(50),
+                scale.pick(40, 20),
+                scale.pick(Duration.ofMillis(250), Duration.ofMillis(100)),
+                scale.pick(400, 40),
+                Duration.ofMillis(10),
+                Duration.ofMillis(90),
+                scale.pick(
+                        List.of(cores, 2 * cores, 5 * cores, 10 * cores, 20 * cores),
                         List.of(cores, 5 * cores, 10 * cores, 15 * cores)),
-                20, Duration.ofMillis(10), scale.pick(Duration.ofMillis(500), Duration.ofMillis(200)));
+                20,
+                Duration.ofMillis(10),
+                scale.pick(Duration.ofMillis(500), Duration.ofMillis(200)));
     }
 
     /** The parameters at {@code scale} for this machine. */
@@ -99,10 +129,14 @@ public final class IoVsCpu {
         }
 
         /** The run's elapsed wall time, in milliseconds. */
-        public double elapsedMillis() { return run.elapsedMillis(); }
+        public double elapsedMillis() {
+            return run.elapsedMillis();
+        }
 
         /** How many cores were busy on average: CPU time ÷ elapsed time. */
-        public double coresBusy() { return run.elapsedMillis() == 0 ? 0 : cpuMillis / run.elapsedMillis(); }
+        public double coresBusy() {
+            return run.elapsedMillis() == 0 ? 0 : cpuMillis / run.elapsedMillis();
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------
@@ -165,10 +199,16 @@ public final class IoVsCpu {
      */
     public static Band cpuBand(int count, int threads, int cores, Duration cpu) {
         double predicted = cpuBoundMillis(count, threads, cores, cpu);
-        return new Band(predicted * (1 - CALIBRATION), predicted * (1 + CALIBRATION)
-                + PoolModel.SLACK_FIXED.toNanos() / 1e6, "ms", String.format(Locale.ROOT,
-                "⌈N / min(P, cores)⌉·c = %,.0f ms ± %.0f %% for the calibration of c, + %s to start",
-                predicted, CALIBRATION * 100, PoolModel.pretty(PoolModel.SLACK_FIXED)));
+        return new Band(
+                predicted * (1 - CALIBRATION),
+                predicted * (1 + CALIBRATION) + PoolModel.SLACK_FIXED.toNanos() / 1e6,
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "⌈N / min(P, cores)⌉·c = %,.0f ms ± %.0f %% for the calibration of c, + %s to start",
+                        predicted,
+                        CALIBRATION * 100,
+                        PoolModel.pretty(PoolModel.SLACK_FIXED)));
     }
 
     /**
@@ -179,9 +219,18 @@ public final class IoVsCpu {
     public static Band mixedVirtualBand(int count, int cores, Duration c, Duration w) {
         double compute = count * (c.toNanos() / 1e6) / cores, wait = w.toNanos() / 1e6;
         double slack = PoolModel.slack(1, 0, count).toNanos() / 1e6;
-        return new Band(compute * (1 - CALIBRATION) + wait, compute * (1 + CALIBRATION) + wait + slack, "ms",
-                String.format(Locale.ROOT, "N·C/cores + W = %,.0f ms, ± %.0f %% of the computing, + up to %,.0f ms "
-                        + "for starting %,d virtual threads", compute + wait, CALIBRATION * 100, slack, count));
+        return new Band(
+                compute * (1 - CALIBRATION) + wait,
+                compute * (1 + CALIBRATION) + wait + slack,
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "N·C/cores + W = %,.0f ms, ± %.0f %% of the computing, + up to %,.0f ms "
+                                + "for starting %,d virtual threads",
+                        compute + wait,
+                        CALIBRATION * 100,
+                        slack,
+                        count));
     }
 
     /**
@@ -191,8 +240,14 @@ public final class IoVsCpu {
      */
     public static Band timeSlicedBand(Duration sleep, Duration cpuHog) {
         double floor = cpuHog.minus(sleep).toNanos() / 1e6;
-        return new Band(0, floor / 4, "ms", String.format(Locale.ROOT,
-                "a quarter of L − w = %,.0f ms, the least a sleeper waits behind a CPU task on its carrier", floor));
+        return new Band(
+                0,
+                floor / 4,
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "a quarter of L − w = %,.0f ms, the least a sleeper waits behind a CPU task on its carrier",
+                        floor));
     }
 
     // ---------------------------------------------------------------------------------------------------
@@ -215,7 +270,8 @@ public final class IoVsCpu {
 
     /** One platform thread, a fixed pool of the cores, a virtual thread per task: the notebook's three executors. */
     static List<Measured> threeExecutors(int cores, int tasks, Recorder.Body body) {
-        return List.of(run("one thread", Executors.newSingleThreadExecutor(), tasks, body),
+        return List.of(
+                run("one thread", Executors.newSingleThreadExecutor(), tasks, body),
                 run("fixed pool of " + cores, Executors.newFixedThreadPool(cores), tasks, body),
                 run("virtual thread per task", Executors.newVirtualThreadPerTaskExecutor(), tasks, body));
     }
@@ -232,19 +288,44 @@ public final class IoVsCpu {
         double cpuPredicted = cpuBoundMillis(p.cpuTasks(), p.cores(), p.cores(), p.cpuTask());
         var rows = new ArrayList<Reproduction>();
         rows.add(new Reproduction(
-                String.format("CPU-bound: %d × %d ms of CPU, a virtual thread per task", p.cpuTasks(), p.cpuTask().toMillis()),
-                "000, 002, 004", "no speed-up for CPU-bound work", cpuPredicted, cpu.get(2).elapsedMillis(), "ms",
-                String.format(Locale.ROOT, "predicted N·c/cores on %d cores, as for the pool; pool of %d measured %,.0f ms, "
+                String.format(
+                        "CPU-bound: %d × %d ms of CPU, a virtual thread per task",
+                        p.cpuTasks(), p.cpuTask().toMillis()),
+                "000, 002, 004",
+                "no speed-up for CPU-bound work",
+                cpuPredicted,
+                cpu.get(2).elapsedMillis(),
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "predicted N·c/cores on %d cores, as for the pool; pool of %d measured %,.0f ms, "
                                 + "one thread %,.0f ms; cores busy: one thread %.2f, pool %.2f, virtual %.2f; CPU time "
-                                + "virtual ÷ one thread %.2f", p.cores(), p.cores(), cpu.get(1).elapsedMillis(),
-                        cpu.get(0).elapsedMillis(), cpu.get(0).coresBusy(), cpu.get(1).coresBusy(), cpu.get(2).coresBusy(),
+                                + "virtual ÷ one thread %.2f",
+                        p.cores(),
+                        p.cores(),
+                        cpu.get(1).elapsedMillis(),
+                        cpu.get(0).elapsedMillis(),
+                        cpu.get(0).coresBusy(),
+                        cpu.get(1).coresBusy(),
+                        cpu.get(2).coresBusy(),
                         cpu.get(2).cpuMillis() / cpu.get(0).cpuMillis())));
         rows.add(new Reproduction(
-                String.format("I/O-bound: %d × sleep %d ms, a virtual thread per task", p.ioTasks(), p.ioWait().toMillis()),
-                "000, 002", "waits overlap: the time of one wait", p.ioWait().toMillis(), io.get(2).elapsedMillis(), "ms",
-                String.format(Locale.ROOT, "one thread measured %,.0f ms (predicted N·w = %,.0f); pool of %d %,.0f ms "
-                                + "(predicted ⌈N/cores⌉·w = %,.0f)", io.get(0).elapsedMillis(),
-                        wavesMillis(p.ioTasks(), 1, p.ioWait()), p.cores(), io.get(1).elapsedMillis(),
+                String.format(
+                        "I/O-bound: %d × sleep %d ms, a virtual thread per task",
+                        p.ioTasks(), p.ioWait().toMillis()),
+                "000, 002",
+                "waits overlap: the time of one wait",
+                p.ioWait().toMillis(),
+                io.get(2).elapsedMillis(),
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "one thread measured %,.0f ms (predicted N·w = %,.0f); pool of %d %,.0f ms "
+                                + "(predicted ⌈N/cores⌉·w = %,.0f)",
+                        io.get(0).elapsedMillis(),
+                        wavesMillis(p.ioTasks(), 1, p.ioWait()),
+                        p.cores(),
+                        io.get(1).elapsedMillis(),
                         wavesMillis(p.ioTasks(), p.cores(), p.ioWait()))));
         return rows;
     }

@@ -25,7 +25,7 @@ public final class Lateness {
     private final String name;
     private final long t0 = System.nanoTime();
     private final ConcurrentLinkedQueue<long[]> sleeps = new ConcurrentLinkedQueue<>(); // {due, woke}
-    private final ConcurrentLinkedQueue<long[]> cpu = new ConcurrentLinkedQueue<>();    // {start, end, virtual}
+    private final ConcurrentLinkedQueue<long[]> cpu = new ConcurrentLinkedQueue<>(); // {start, end, virtual}
 
     private Lateness(String name) {
         this.name = Objects.requireNonNull(name, "name");
@@ -62,9 +62,13 @@ public final class Lateness {
 
     /** What was noted, with times in milliseconds since {@link #start}. */
     public Result stop() {
-        var sl = sleeps.stream().filter(s -> s[0] >= t0).sorted((a, b) -> Long.compare(a[0], b[0])).toList();
+        var sl = sleeps.stream()
+                .filter(s -> s[0] >= t0)
+                .sorted((a, b) -> Long.compare(a[0], b[0]))
+                .toList();
         var c = cpu.stream().sorted((a, b) -> Long.compare(a[0], b[0])).toList();
-        return new Result(name,
+        return new Result(
+                name,
                 sl.stream().mapToDouble(s -> (s[0] - t0) / 1e6).toArray(),
                 sl.stream().mapToDouble(s -> (s[1] - s[0]) / 1e6).toArray(),
                 c.stream().mapToDouble(x -> (x[0] - t0) / 1e6).toArray(),
@@ -82,13 +86,22 @@ public final class Lateness {
      * @param cpuEnds     per CPU task: when it ended
      * @param cpuOnVirtual how many CPU tasks ran on virtual threads
      */
-    public record Result(String name, double[] dueMillis, double[] lateMillis, double[] cpuStarts, double[] cpuEnds,
-                         int cpuOnVirtual) {
+    public record Result(
+            String name,
+            double[] dueMillis,
+            double[] lateMillis,
+            double[] cpuStarts,
+            double[] cpuEnds,
+            int cpuOnVirtual) {
         /** How many sleeps were noted. */
-        public int sleeps() { return lateMillis.length; }
+        public int sleeps() {
+            return lateMillis.length;
+        }
 
         /** How many CPU tasks ran to their end. */
-        public int cpuTasks() { return cpuStarts.length; }
+        public int cpuTasks() {
+            return cpuStarts.length;
+        }
 
         /**
          * The stretch when every CPU task was running, {@code {last start, first end}}: with one CPU task per
@@ -140,28 +153,43 @@ public final class Lateness {
         }
 
         /** The median of {@link #lateWhileCpuRan()} (NaN when there are none). */
-        public double medianLateWhileCpuRan() { return quantile(lateWhileCpuRan(), 0.5); }
+        public double medianLateWhileCpuRan() {
+            return quantile(lateWhileCpuRan(), 0.5);
+        }
 
         /** The q-quantile of every sleep's lateness (nearest rank); NaN when there are none. */
-        public double lateQuantile(double q) { return quantile(lateMillis, q); }
+        public double lateQuantile(double q) {
+            return quantile(lateMillis, q);
+        }
 
         /** The largest lateness (NaN when there are no sleeps). */
-        public double maxLate() { return Arrays.stream(lateMillis).max().orElse(Double.NaN); }
+        public double maxLate() {
+            return Arrays.stream(lateMillis).max().orElse(Double.NaN);
+        }
 
         /** The shortest CPU task's wall time (NaN when there were none). */
         public double shortestCpuTask() {
             double m = Double.NaN;
-            for (int i = 0; i < cpuStarts.length; i++) m = Double.isNaN(m) ? cpuEnds[i] - cpuStarts[i] : Math.min(m, cpuEnds[i] - cpuStarts[i]);
+            for (int i = 0; i < cpuStarts.length; i++)
+                m = Double.isNaN(m) ? cpuEnds[i] - cpuStarts[i] : Math.min(m, cpuEnds[i] - cpuStarts[i]);
             return m;
         }
 
         /** One line: sleeps, CPU tasks, the stretch when all ran, the median lateness then. */
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "%s: %d sleeps, %d CPU tasks (%d on virtual threads), all running "
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "%s: %d sleeps, %d CPU tasks (%d on virtual threads), all running "
                             + "for %.0f ms; median lateness of the %d sleeps waiting then %.1f ms, woken while every CPU task ran: %d",
-                    name, sleeps(), cpuTasks(), cpuOnVirtual, allCpuRunningMillis(), lateWhileCpuRan().length,
-                    medianLateWhileCpuRan(), wokeWhileCpuRan());
+                    name,
+                    sleeps(),
+                    cpuTasks(),
+                    cpuOnVirtual,
+                    allCpuRunningMillis(),
+                    lateWhileCpuRan().length,
+                    medianLateWhileCpuRan(),
+                    wokeWhileCpuRan());
         }
     }
 

@@ -61,13 +61,15 @@ public final class LoadRecorder {
      * @throws IllegalArgumentException if {@code target}'s host is not a loopback address, or a count or a
      *                                  duration is out of range
      */
-    public static LoadRecorder start(String name, URI target, int clients, Duration warmUp, Duration window,
-                                     int maxRequests) {
+    public static LoadRecorder start(
+            String name, URI target, int clients, Duration warmUp, Duration window, int maxRequests) {
         requireLoopback(target);
         if (clients < 1) throw new IllegalArgumentException("at least 1 client, not " + clients);
-        if (maxRequests < clients) throw new IllegalArgumentException("maxRequests " + maxRequests + " < clients " + clients);
+        if (maxRequests < clients)
+            throw new IllegalArgumentException("maxRequests " + maxRequests + " < clients " + clients);
         requireSockets(clients);
-        if (Objects.requireNonNull(warmUp, "warmUp").isNegative()) throw new IllegalArgumentException("negative warm-up");
+        if (Objects.requireNonNull(warmUp, "warmUp").isNegative())
+            throw new IllegalArgumentException("negative warm-up");
         if (Objects.requireNonNull(window, "window").isNegative() || window.isZero()) {
             throw new IllegalArgumentException("the measuring window must be positive, not " + window);
         }
@@ -80,7 +82,9 @@ public final class LoadRecorder {
         String host = target.getHost();
         boolean loopback = false;
         try {
-            loopback = host != null && "http".equals(target.getScheme()) && InetAddress.getByName(host).isLoopbackAddress();
+            loopback = host != null
+                    && "http".equals(target.getScheme())
+                    && InetAddress.getByName(host).isLoopbackAddress();
         } catch (UnknownHostException e) {
             loopback = false;
         }
@@ -104,10 +108,14 @@ public final class LoadRecorder {
             long free = unix.getMaxFileDescriptorCount() - unix.getOpenFileDescriptorCount();
             long need = (long) FDS_PER_CLIENT * clients + 256; // and some for the server's selectors, jars, logs
             if (free < need) {
-                throw new IllegalStateException(String.format(java.util.Locale.ROOT,
+                throw new IllegalStateException(String.format(
+                        java.util.Locale.ROOT,
                         "%,d clients on loopback need about %,d file descriptors; this JVM has %,d free of %,d "
                                 + "(raise `ulimit -n` before starting Jupyter, or run at the quick scale)",
-                        clients, need, free, unix.getMaxFileDescriptorCount()));
+                        clients,
+                        need,
+                        free,
+                        unix.getMaxFileDescriptorCount()));
             }
         }
     }
@@ -160,7 +168,9 @@ public final class LoadRecorder {
     }
 
     /** Requests sent so far. */
-    public int requests() { return (int) Math.min(issued.get(), maxRequests); }
+    public int requests() {
+        return (int) Math.min(issued.get(), maxRequests);
+    }
 
     /** The figures of the run; call it after every client has ended. {@code meter} is the server's. */
     public LoadResult stop(HandlerMeter meter) {
@@ -176,8 +186,17 @@ public final class LoadRecorder {
             if (o == OK && ends[i] >= measureFrom && ends[i] < to) okInWindow++;
             if (starts[i] < measureFrom || starts[i] >= to) continue;
             switch (o) {
-                case OK -> { ok++; answered++; latencies[nl++] = ends[i] - starts[i]; okLatencies[nok++] = ends[i] - starts[i]; }
-                case SHED -> { shed++; answered++; latencies[nl++] = ends[i] - starts[i]; }
+                case OK -> {
+                    ok++;
+                    answered++;
+                    latencies[nl++] = ends[i] - starts[i];
+                    okLatencies[nok++] = ends[i] - starts[i];
+                }
+                case SHED -> {
+                    shed++;
+                    answered++;
+                    latencies[nl++] = ends[i] - starts[i];
+                }
                 case ERROR -> errors++;
                 case TIMEOUT -> timeouts++;
                 default -> refused++;
@@ -185,9 +204,24 @@ public final class LoadRecorder {
         }
         double windowMillis = Math.max(0, to - measureFrom) / 1e6;
         double throughput = windowMillis <= 0 ? 0 : okInWindow * 1_000.0 / windowMillis;
-        return new LoadResult(name, clients, windowMillis, answered, ok, shed, errors, timeouts, refused, throughput,
-                percentile(latencies, nl, 0.50), percentile(latencies, nl, 0.99), percentile(okLatencies, nok, 0.99),
-                n, meter.peak(), meter.threadKind(), meter.quantileMillis(0.99, measureFrom, to));
+        return new LoadResult(
+                name,
+                clients,
+                windowMillis,
+                answered,
+                ok,
+                shed,
+                errors,
+                timeouts,
+                refused,
+                throughput,
+                percentile(latencies, nl, 0.50),
+                percentile(latencies, nl, 0.99),
+                percentile(okLatencies, nok, 0.99),
+                n,
+                meter.peak(),
+                meter.threadKind(),
+                meter.quantileMillis(0.99, measureFrom, to));
     }
 
     /** The {@code q} quantile (nearest rank) of the first {@code n} values, in ms; NaN when n is 0. */

@@ -24,12 +24,28 @@ package course.kit.experiments;
  * @param handlerP99Millis 99th percentile of the time the requests that entered the handler in the window spent
  *                      in it (the server's own share of the latency; NaN when none entered)
  */
-public record LoadResult(String name, int clients, double windowMillis, long answered, long ok, long shed, long errors,
-                         long timeouts, long refused, double throughput, double p50Millis, double p99Millis,
-                         double p99OkMillis, long requests, int peakInHandler, String threadKind,
-                         double handlerP99Millis) {
+public record LoadResult(
+        String name,
+        int clients,
+        double windowMillis,
+        long answered,
+        long ok,
+        long shed,
+        long errors,
+        long timeouts,
+        long refused,
+        double throughput,
+        double p50Millis,
+        double p99Millis,
+        double p99OkMillis,
+        long requests,
+        int peakInHandler,
+        String threadKind,
+        double handlerP99Millis) {
     /** Requests that failed without an answer or with an error status (503s excluded). */
-    public long failed() { return errors + timeouts + refused; }
+    public long failed() {
+        return errors + timeouts + refused;
+    }
 
     /** {@code slots / throughput}, in ms: by Little's law, how long each of {@code slots} busy places held a request. */
     public double millisPerSlot(int slots) {
@@ -38,10 +54,23 @@ public record LoadResult(String name, int clients, double windowMillis, long ans
 
     @Override
     public String toString() {
-        return String.format(java.util.Locale.ROOT,
+        return String.format(
+                java.util.Locale.ROOT,
                 "%s, C = %,d: %,.0f requests/s, p50 %,.0f ms, p99 %,.0f ms (in the handler %,.0f ms); %,d answered (%,d ok, %,d turned away), "
                         + "%,d errors, %,d time-outs, %,d refused; at most %,d requests in the handler, on %s threads",
-                name, clients, throughput, p50Millis, p99Millis, handlerP99Millis, answered, ok, shed, errors, timeouts, refused,
-                peakInHandler, threadKind);
+                name,
+                clients,
+                throughput,
+                p50Millis,
+                p99Millis,
+                handlerP99Millis,
+                answered,
+                ok,
+                shed,
+                errors,
+                timeouts,
+                refused,
+                peakInHandler,
+                threadKind);
     }
 }

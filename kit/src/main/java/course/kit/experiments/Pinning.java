@@ -47,7 +47,8 @@ public final class Pinning {
     /** A new copy of {@link SlowInit}, not yet initialised, in a class loader of its own. */
     static Class<?> freshSlowInit() throws ClassNotFoundException {
         var here = Pinning.class.getProtectionDomain().getCodeSource().getLocation();
-        @SuppressWarnings("resource") // kept open: the class is used after this returns; the loader is collected with it
+        @SuppressWarnings(
+                "resource") // kept open: the class is used after this returns; the loader is collected with it
         var loader = new URLClassLoader(new java.net.URL[] {here}, ClassLoader.getPlatformClassLoader());
         return Class.forName(SlowInit.class.getName(), false, loader);
     }
@@ -77,16 +78,19 @@ public final class Pinning {
     static int classInitialiserPins(int tasks) throws Exception {
         Class<?> config = freshSlowInit();
         return PinnedEvents.during(THRESHOLD, () -> {
-            try (var ex = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (int i = 0; i < tasks; i++) ex.submit(() -> config.getField("REGION").get(null));
-            }
-        }).size();
+                    try (var ex = Executors.newVirtualThreadPerTaskExecutor()) {
+                        for (int i = 0; i < tasks; i++)
+                            ex.submit(() -> config.getField("REGION").get(null));
+                    }
+                })
+                .size();
     }
 
     /** The peak pool size while {@code writers} virtual threads block writing 128 KiB each to a pipe in "rws" mode. */
     static int syncWritersPeakPool(int writers, Duration hold) throws Exception {
         int chunk = 128 * 1024;
-        try (var fifo = Fifo.create(); var sampler = SchedulerSampler.every(Duration.ofMillis(5))) {
+        try (var fifo = Fifo.create();
+                var sampler = SchedulerSampler.every(Duration.ofMillis(5))) {
             var threads = new ArrayList<Thread>();
             try {
                 for (int i = 0; i < writers; i++) {
@@ -118,17 +122,44 @@ public final class Pinning {
         int initPins = classInitialiserPins(tasks);
         int writers = 4 * carriers;
         int peak = syncWritersPeakPool(writers, call.multipliedBy(writers));
-        String jdk21 = String.format("JDK 21 pinned: ⌈N/P⌉·t = %s", PoolModel.pretty(PoolModel.batchTime(tasks, carriers, call)));
+        String jdk21 = String.format(
+                "JDK 21 pinned: ⌈N/P⌉·t = %s", PoolModel.pretty(PoolModel.batchTime(tasks, carriers, call)));
         return List.of(
-                new Reproduction(String.format("%,d virtual threads, sleep %s inside synchronized", tasks, PoolModel.pretty(call)),
-                        "JEP 491", jdk21, call.toNanos() / 1e6, sync[0], "ms", "JDK 25: one call, all in flight at once"),
-                new Reproduction("pinned events (≥ 10 ms), sleep inside synchronized", "JEP 491", "JDK 21: one per call",
-                        0, sync[1], "events", "JFR jdk.VirtualThreadPinned"),
-                new Reproduction(String.format("pinned events, %,d virtual threads reach a class initialiser that sleeps %d ms",
-                        tasks, INIT_MILLIS), "JEP 491", "still pins", carriers, initPins, "events",
+                new Reproduction(
+                        String.format(
+                                "%,d virtual threads, sleep %s inside synchronized", tasks, PoolModel.pretty(call)),
+                        "JEP 491",
+                        jdk21,
+                        call.toNanos() / 1e6,
+                        sync[0],
+                        "ms",
+                        "JDK 25: one call, all in flight at once"),
+                new Reproduction(
+                        "pinned events (≥ 10 ms), sleep inside synchronized",
+                        "JEP 491",
+                        "JDK 21: one per call",
+                        0,
+                        sync[1],
+                        "events",
+                        "JFR jdk.VirtualThreadPinned"),
+                new Reproduction(
+                        String.format(
+                                "pinned events, %,d virtual threads reach a class initialiser that sleeps %d ms",
+                                tasks, INIT_MILLIS),
+                        "JEP 491",
+                        "still pins",
+                        carriers,
+                        initPins,
+                        "events",
                         "the initialising thread and one waiter per other carrier"),
-                new Reproduction(String.format("carriers while %d virtual threads block writing a pipe in \"rws\" mode", writers),
-                        "JDK 25", "the scheduler compensates", carriers + writers, peak, "carriers",
+                new Reproduction(
+                        String.format(
+                                "carriers while %d virtual threads block writing a pipe in \"rws\" mode", writers),
+                        "JDK 25",
+                        "the scheduler compensates",
+                        carriers + writers,
+                        peak,
+                        "carriers",
                         "parallelism " + carriers + " + up to one per blocked writer: the most the scheduler may add"));
     }
 }

@@ -25,6 +25,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 public final class PoolGauge {
     /** The sampling period: 2 ms. */
     public static final long EVERY_NANOS = 2_000_000;
+
     private static final int MAX_SAMPLES = 200_000;
 
     private final HikariPoolMXBean pool;
@@ -42,7 +43,9 @@ public final class PoolGauge {
     }
 
     /** Starts sampling {@code pool}. */
-    public static PoolGauge start(HikariPoolMXBean pool) { return new PoolGauge(pool); }
+    public static PoolGauge start(HikariPoolMXBean pool) {
+        return new PoolGauge(pool);
+    }
 
     private void loop() {
         long next = t0;
@@ -73,8 +76,12 @@ public final class PoolGauge {
         }
         double stoppedAt = (System.nanoTime() - t0) / 1e9;
         sample();
-        return new Samples(Arrays.copyOf(at, n), Arrays.copyOf(active, n), Arrays.copyOf(idle, n),
-                Arrays.copyOf(waiting, n), stoppedAt);
+        return new Samples(
+                Arrays.copyOf(at, n),
+                Arrays.copyOf(active, n),
+                Arrays.copyOf(idle, n),
+                Arrays.copyOf(waiting, n),
+                stoppedAt);
     }
 
     /**
@@ -88,17 +95,24 @@ public final class PoolGauge {
      */
     public record Samples(double[] seconds, int[] active, int[] idle, int[] waiting, double stoppedAt) {
         /** How many samples were taken. */
-        public int count() { return seconds.length; }
+        public int count() {
+            return seconds.length;
+        }
 
         /** The most connections lent out at once. */
-        public int peakActive() { return Arrays.stream(active).max().orElse(0); }
+        public int peakActive() {
+            return Arrays.stream(active).max().orElse(0);
+        }
 
         /** The most threads waiting in {@code getConnection()} at once. */
-        public int peakWaiting() { return Arrays.stream(waiting).max().orElse(0); }
+        public int peakWaiting() {
+            return Arrays.stream(waiting).max().orElse(0);
+        }
 
         @Override
         public String toString() {
-            return String.format("%,d samples of the pool: peak %d connections active, peak %d threads waiting",
+            return String.format(
+                    "%,d samples of the pool: peak %d connections active, peak %d threads waiting",
                     count(), peakActive(), peakWaiting());
         }
     }
@@ -118,11 +132,21 @@ public final class PoolGauge {
         calls.setMarker(SeriesMarkers.NONE);
         calls.setLineColor(new Color(31, 119, 180));
         calls.setLineWidth(3f);
-        line(c, "pool: active + waiting threads (MXBean)", xs, add(pool.active(), pool.waiting()),
-                new Color(214, 39, 40), null);
+        line(
+                c,
+                "pool: active + waiting threads (MXBean)",
+                xs,
+                add(pool.active(), pool.waiting()),
+                new Color(214, 39, 40),
+                null);
         line(c, "pool: active connections (MXBean)", xs, toDouble(pool.active()), new Color(44, 160, 44), null);
         double end = Math.max(run.elapsedSeconds(), xs.length == 0 ? 0 : xs[xs.length - 1]);
-        line(c, "pool size: " + poolSize, new double[] {0, end}, new double[] {poolSize, poolSize}, Color.GRAY,
+        line(
+                c,
+                "pool size: " + poolSize,
+                new double[] {0, end},
+                new double[] {poolSize, poolSize},
+                Color.GRAY,
                 new float[] {6f, 4f});
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setXAxisMin(0.0);
@@ -138,8 +162,10 @@ public final class PoolGauge {
         XYSeries s = c.addSeries(name, xs, ys);
         s.setMarker(SeriesMarkers.NONE);
         s.setLineColor(color);
-        s.setLineStyle(dash == null ? new BasicStroke(1.5f)
-                : new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, dash, 0f));
+        s.setLineStyle(
+                dash == null
+                        ? new BasicStroke(1.5f)
+                        : new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, dash, 0f));
     }
 
     private static double[] add(int[] a, int[] b) {

@@ -47,8 +47,14 @@ public final class PoolMath {
     public static final List<Duration> ARTICLE_002_CALLS =
             List.of(Duration.ofMillis(300), Duration.ofMillis(400), Duration.ofMillis(500));
 
-    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-            new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b)};
+    private static final Color[] PALETTE = {
+        new Color(0x1f77b4),
+        new Color(0xd62728),
+        new Color(0x2ca02c),
+        new Color(0xff7f0e),
+        new Color(0x9467bd),
+        new Color(0x8c564b)
+    };
 
     private PoolMath() {}
 
@@ -96,15 +102,25 @@ public final class PoolMath {
      */
     public static Band loopBand(int clients, int callsEach, Duration latency, boolean virtual) {
         if (clients < 1 || callsEach < 1) {
-            throw new IllegalArgumentException("a loop needs at least 1 client and 1 call each: " + clients + ", " + callsEach);
+            throw new IllegalArgumentException(
+                    "a loop needs at least 1 client and 1 call each: " + clients + ", " + callsEach);
         }
         requirePositive("latency", latency);
         if (!virtual) return PoolModel.band(clients * callsEach, clients, latency);
         double lo = latency.multipliedBy(callsEach).toNanos() / 1e6;
         double slack = PoolModel.slack(callsEach, 0, clients * callsEach).toNanos() / 1e6;
-        return new Band(lo, lo + slack, "ms", String.format(Locale.ROOT,
-                "%d calls × %s one after another, + up to %,.0f ms for %,d virtual threads parking and waking %d times",
-                callsEach, PoolModel.pretty(latency), slack, clients, callsEach));
+        return new Band(
+                lo,
+                lo + slack,
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "%d calls × %s one after another, + up to %,.0f ms for %,d virtual threads parking and waking %d times",
+                        callsEach,
+                        PoolModel.pretty(latency),
+                        slack,
+                        clients,
+                        callsEach));
     }
 
     /**
@@ -115,12 +131,20 @@ public final class PoolMath {
      */
     public static Band makespanBand(Duration predicted, int tasks, int workers) {
         Objects.requireNonNull(predicted, "predicted");
-        if (tasks < 0 || workers < 1) throw new IllegalArgumentException("tasks >= 0 and workers >= 1: " + tasks + ", " + workers);
+        if (tasks < 0 || workers < 1)
+            throw new IllegalArgumentException("tasks >= 0 and workers >= 1: " + tasks + ", " + workers);
         double lo = predicted.toNanos() / 1e6;
         double slack = PoolModel.slack(tasks, Math.min(tasks, workers), 0).toNanos() / 1e6;
-        return new Band(lo, lo + slack, "ms", String.format(Locale.ROOT,
-                "the predicted makespan, + up to %,.0f ms for %d late task ends and %d platform threads",
-                slack, tasks, Math.min(tasks, workers)));
+        return new Band(
+                lo,
+                lo + slack,
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "the predicted makespan, + up to %,.0f ms for %d late task ends and %d platform threads",
+                        slack,
+                        tasks,
+                        Math.min(tasks, workers)));
     }
 
     // ------------------------------------------------------------------ what the cells measured
@@ -137,10 +161,14 @@ public final class PoolMath {
         }
 
         /** ⌈N/P⌉. */
-        public int waves() { return PoolModel.waves(tasks, poolSize); }
+        public int waves() {
+            return PoolModel.waves(tasks, poolSize);
+        }
 
         /** ⌈N/P⌉·t in ms. */
-        public double predictedMillis() { return PoolModel.batchTime(tasks, poolSize, taskTime).toNanos() / 1e6; }
+        public double predictedMillis() {
+            return PoolModel.batchTime(tasks, poolSize, taskTime).toNanos() / 1e6;
+        }
     }
 
     /**
@@ -157,13 +185,19 @@ public final class PoolMath {
         }
 
         /** Whether the calls ran on virtual threads. */
-        public boolean virtual() { return run.count() > 0 && run.virtualTasks() == run.count(); }
+        public boolean virtual() {
+            return run.count() > 0 && run.virtualTasks() == run.count();
+        }
 
         /** L / W, with L = the clients. */
-        public double predictedPerSecond() { return littleThroughput(clients, latency); }
+        public double predictedPerSecond() {
+            return littleThroughput(clients, latency);
+        }
 
         /** Calls completed per second of elapsed time. */
-        public double measuredPerSecond() { return run.throughputPerSecond(); }
+        public double measuredPerSecond() {
+            return run.throughputPerSecond();
+        }
     }
 
     /**
@@ -184,10 +218,14 @@ public final class PoolMath {
         }
 
         /** {@link #makespanBand} for this list. */
-        public Band band() { return makespanBand(predicted, taskTimes.size(), workers); }
+        public Band band() {
+            return makespanBand(predicted, taskTimes.size(), workers);
+        }
 
         /** Whether the measured makespan lies in {@link #band()}. */
-        public boolean within() { return band().contains(run.elapsedMillis()); }
+        public boolean within() {
+            return band().contains(run.elapsedMillis());
+        }
     }
 
     // ------------------------------------------------------------------ views
@@ -212,16 +250,23 @@ public final class PoolMath {
             var ys = new ArrayList<Double>();
             for (int n = 1; n <= maxN; n++) {
                 double y = model.time(n, p, t).toNanos() / 1e6;
-                xs.add(n - 0.5); ys.add(y);
-                xs.add(n + 0.5); ys.add(y);
+                xs.add(n - 0.5);
+                ys.add(y);
+                xs.add(n + 0.5);
+                ys.add(y);
             }
             series.put(modelName + ", P = " + p, new double[][] {unbox(xs), unbox(ys)});
             var mine = batches.stream().filter(b -> b.poolSize() == p).toList();
-            series.put("measured, P = " + p, new double[][] {mine.stream().mapToDouble(Batch::tasks).toArray(),
-                    mine.stream().mapToDouble(b -> b.run().elapsedMillis()).toArray()});
+            series.put("measured, P = " + p, new double[][] {
+                mine.stream().mapToDouble(Batch::tasks).toArray(),
+                mine.stream().mapToDouble(b -> b.run().elapsedMillis()).toArray()
+            });
         }
-        XYChart c = Charts.lines(String.format("%s (dashed) and measured (points), tasks of t = %s",
-                modelName, PoolModel.pretty(t)), "tasks N", "elapsed (ms)", series);
+        XYChart c = Charts.lines(
+                String.format("%s (dashed) and measured (points), tasks of t = %s", modelName, PoolModel.pretty(t)),
+                "tasks N",
+                "elapsed (ms)",
+                series);
         int k = 0;
         for (int p : pools) {
             Color col = PALETTE[k++ % PALETTE.length];
@@ -243,12 +288,26 @@ public final class PoolMath {
 
     /** The sweep as a table: one row per run, with waves, prediction, measurement and threads used. */
     public static Table wavesTable(List<Batch> batches) {
-        var b = Tables.of("⌈N / P⌉ · t, predicted and measured", "tasks N", "pool P", "waves ⌈N/P⌉", "predicted (ms)",
-                "measured (ms)", "over the prediction (ms)", "threads used", "peak in flight");
+        var b = Tables.of(
+                "⌈N / P⌉ · t, predicted and measured",
+                "tasks N",
+                "pool P",
+                "waves ⌈N/P⌉",
+                "predicted (ms)",
+                "measured (ms)",
+                "over the prediction (ms)",
+                "threads used",
+                "peak in flight");
         for (var x : batches) {
-            b.row(x.tasks(), x.poolSize(), x.waves(), Tables.round(x.predictedMillis(), 1),
-                    Tables.round(x.run().elapsedMillis(), 1), Tables.round(x.run().elapsedMillis() - x.predictedMillis(), 1),
-                    x.run().threadsUsed(), x.run().peakConcurrency());
+            b.row(
+                    x.tasks(),
+                    x.poolSize(),
+                    x.waves(),
+                    Tables.round(x.predictedMillis(), 1),
+                    Tables.round(x.run().elapsedMillis(), 1),
+                    Tables.round(x.run().elapsedMillis() - x.predictedMillis(), 1),
+                    x.run().threadsUsed(),
+                    x.run().peakConcurrency());
         }
         return b.table();
     }
@@ -267,18 +326,27 @@ public final class PoolMath {
         Duration w = loops.isEmpty() ? Duration.ofSeconds(1) : loops.getFirst().latency();
         var ls = loops.stream().mapToInt(Loop::clients).distinct().sorted().toArray();
         var series = new LinkedHashMap<String, double[][]>();
-        series.put(modelName.toLowerCase(Locale.ROOT).startsWith("predicted") ? modelName : "predicted by " + modelName,
-                new double[][] {java.util.Arrays.stream(ls).asDoubleStream().toArray(),
-                        java.util.Arrays.stream(ls).mapToDouble(l -> model.perSecond(l, w)).toArray()});
+        series.put(
+                modelName.toLowerCase(Locale.ROOT).startsWith("predicted") ? modelName : "predicted by " + modelName,
+                new double[][] {
+                    java.util.Arrays.stream(ls).asDoubleStream().toArray(),
+                    java.util.Arrays.stream(ls)
+                            .mapToDouble(l -> model.perSecond(l, w))
+                            .toArray()
+                });
         for (boolean virtual : new boolean[] {false, true}) {
             var mine = loops.stream().filter(l -> l.virtual() == virtual).toList();
             if (mine.isEmpty()) continue;
-            series.put(virtual ? "measured, virtual threads" : "measured, fixed pools",
-                    new double[][] {mine.stream().mapToDouble(Loop::clients).toArray(),
-                            mine.stream().mapToDouble(Loop::measuredPerSecond).toArray()});
+            series.put(virtual ? "measured, virtual threads" : "measured, fixed pools", new double[][] {
+                mine.stream().mapToDouble(Loop::clients).toArray(),
+                mine.stream().mapToDouble(Loop::measuredPerSecond).toArray()
+            });
         }
-        XYChart c = Charts.lines(String.format("Little's law in a closed loop: calls of W = %s", PoolModel.pretty(w)),
-                "clients L (calls in flight)", "throughput λ (calls/s)", series);
+        XYChart c = Charts.lines(
+                String.format("Little's law in a closed loop: calls of W = %s", PoolModel.pretty(w)),
+                "clients L (calls in flight)",
+                "throughput λ (calls/s)",
+                series);
         for (var s : c.getSeriesCollection()) {
             if (s.getName().startsWith("measured")) s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         }
@@ -291,12 +359,26 @@ public final class PoolMath {
 
     /** The closed loops as a table: L, W, predicted and measured throughput, and the peak in flight. */
     public static Table littleTable(List<Loop> loops) {
-        var b = Tables.of("Little's law: λ = L / W, predicted and measured", "executor", "clients L", "calls",
-                "W (ms)", "predicted λ (calls/s)", "measured λ (calls/s)", "measured ÷ predicted", "peak in flight");
+        var b = Tables.of(
+                "Little's law: λ = L / W, predicted and measured",
+                "executor",
+                "clients L",
+                "calls",
+                "W (ms)",
+                "predicted λ (calls/s)",
+                "measured λ (calls/s)",
+                "measured ÷ predicted",
+                "peak in flight");
         for (var l : loops) {
-            b.row(l.executor(), l.clients(), l.run().count(), Tables.round(l.latency().toNanos() / 1e6, 1),
-                    Tables.round(l.predictedPerSecond(), 1), Tables.round(l.measuredPerSecond(), 1),
-                    Tables.round(l.measuredPerSecond() / l.predictedPerSecond(), 3), l.run().peakConcurrency());
+            b.row(
+                    l.executor(),
+                    l.clients(),
+                    l.run().count(),
+                    Tables.round(l.latency().toNanos() / 1e6, 1),
+                    Tables.round(l.predictedPerSecond(), 1),
+                    Tables.round(l.measuredPerSecond(), 1),
+                    Tables.round(l.measuredPerSecond() / l.predictedPerSecond(), 3),
+                    l.run().peakConcurrency());
         }
         return b.table();
     }
@@ -309,9 +391,17 @@ public final class PoolMath {
     public static CategoryChart makespanChart(String title, String xTitle, List<Makespan> runs, String predictedBy) {
         var labels = runs.stream().map(Makespan::label).toList();
         var series = new LinkedHashMap<String, List<? extends Number>>();
-        series.put("predicted (" + predictedBy + ")", runs.stream().map(r -> Tables.round(r.predicted().toNanos() / 1e6, 0)).toList());
-        series.put("measured on a fixed pool", runs.stream().map(r -> Tables.round(r.run().elapsedMillis(), 0)).toList());
-        series.put("highest the band allows", runs.stream().map(r -> Tables.round(r.band().hi(), 0)).toList());
+        series.put(
+                "predicted (" + predictedBy + ")",
+                runs.stream()
+                        .map(r -> Tables.round(r.predicted().toNanos() / 1e6, 0))
+                        .toList());
+        series.put(
+                "measured on a fixed pool",
+                runs.stream().map(r -> Tables.round(r.run().elapsedMillis(), 0)).toList());
+        series.put(
+                "highest the band allows",
+                runs.stream().map(r -> Tables.round(r.band().hi(), 0)).toList());
         CategoryChart c = Charts.groupedBars(title, "makespan (ms)", labels, series);
         c.setXAxisTitle(xTitle);
         c.getStyler().setSeriesColors(new Color[] {PALETTE[0], PALETTE[2], new Color(0xbbbbbb)});
@@ -322,11 +412,19 @@ public final class PoolMath {
 
     /** Makespans as a table: prediction, measurement, the band and whether the measurement lies in it. */
     public static Table makespanTable(String title, List<Makespan> runs) {
-        var b = Tables.of(title, "list", "workers", "predicted (ms)", "measured (ms)",
-                "band (ms)", "in the band");
+        var b = Tables.of(title, "list", "workers", "predicted (ms)", "measured (ms)", "band (ms)", "in the band");
         for (var r : runs) {
-            b.row(r.label(), r.workers(), Tables.round(r.predicted().toNanos() / 1e6, 1), Tables.round(r.run().elapsedMillis(), 1),
-                    String.format(Locale.ROOT, "%,.0f … %,.0f", r.band().lo(), r.band().hi()), r.within() ? "yes" : "no");
+            b.row(
+                    r.label(),
+                    r.workers(),
+                    Tables.round(r.predicted().toNanos() / 1e6, 1),
+                    Tables.round(r.run().elapsedMillis(), 1),
+                    String.format(
+                            Locale.ROOT,
+                            "%,.0f … %,.0f",
+                            r.band().lo(),
+                            r.band().hi()),
+                    r.within() ? "yes" : "no");
         }
         return b.table();
     }
@@ -335,12 +433,29 @@ public final class PoolMath {
     public static Table callsTable(List<Duration> calls, RunResult sequential, RunResult parallel) {
         double sum = calls.stream().mapToLong(Duration::toNanos).sum() / 1e6;
         double max = calls.stream().mapToLong(Duration::toNanos).max().orElse(0) / 1e6;
-        return Tables.of("Article 002: calls of " + calls.stream().map(PoolModel::pretty).toList(),
-                        "run", "threads used", "predicted (ms)", "measured (ms)", "over the prediction (ms)", "article")
-                .row(sequential.name(), sequential.threadsUsed(), sum, Tables.round(sequential.elapsedMillis(), 1),
-                        Tables.round(sequential.elapsedMillis() - sum, 1), "~1.2 s")
-                .row(parallel.name(), parallel.threadsUsed(), max, Tables.round(parallel.elapsedMillis(), 1),
-                        Tables.round(parallel.elapsedMillis() - max, 1), "~0.5 s")
+        return Tables.of(
+                        "Article 002: calls of "
+                                + calls.stream().map(PoolModel::pretty).toList(),
+                        "run",
+                        "threads used",
+                        "predicted (ms)",
+                        "measured (ms)",
+                        "over the prediction (ms)",
+                        "article")
+                .row(
+                        sequential.name(),
+                        sequential.threadsUsed(),
+                        sum,
+                        Tables.round(sequential.elapsedMillis(), 1),
+                        Tables.round(sequential.elapsedMillis() - sum, 1),
+                        "~1.2 s")
+                .row(
+                        parallel.name(),
+                        parallel.threadsUsed(),
+                        max,
+                        Tables.round(parallel.elapsedMillis(), 1),
+                        Tables.round(parallel.elapsedMillis() - max, 1),
+                        "~0.5 s")
                 .table();
     }
 
@@ -357,12 +472,25 @@ public final class PoolMath {
         double max = calls.stream().mapToLong(Duration::toNanos).max().orElseThrow() / 1e6;
         RunResult seq = oneAfterAnother(calls);
         RunResult par = onVirtualThreads(calls);
-        String note = "calls of 300, 400 and 500 ms (the article's, at every scale); sequential = sum, parallel = longest";
+        String note =
+                "calls of 300, 400 and 500 ms (the article's, at every scale); sequential = sum, parallel = longest";
         return List.of(
-                new Reproduction("3 calls (300/400/500 ms) one after another", "002", "~1.2 s sequential",
-                        sum, seq.elapsedMillis(), "ms", note),
-                new Reproduction("3 calls (300/400/500 ms) on virtual threads", "002", "~0.5 s parallel",
-                        max, par.elapsedMillis(), "ms", note));
+                new Reproduction(
+                        "3 calls (300/400/500 ms) one after another",
+                        "002",
+                        "~1.2 s sequential",
+                        sum,
+                        seq.elapsedMillis(),
+                        "ms",
+                        note),
+                new Reproduction(
+                        "3 calls (300/400/500 ms) on virtual threads",
+                        "002",
+                        "~0.5 s parallel",
+                        max,
+                        par.elapsedMillis(),
+                        "ms",
+                        note));
     }
 
     /** The notebook's sequential cell: each call in turn, on the calling thread. */
@@ -384,8 +512,8 @@ public final class PoolMath {
     // ------------------------------------------------------------------ helpers
 
     private static java.awt.BasicStroke dashed() {
-        return new java.awt.BasicStroke(2f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER, 10f,
-                new float[] {6f, 4f}, 0f);
+        return new java.awt.BasicStroke(
+                2f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
     }
 
     private static double[] unbox(List<Double> v) {

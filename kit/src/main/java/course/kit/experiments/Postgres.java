@@ -64,7 +64,9 @@ public final class Postgres {
     public static final class Unavailable extends IllegalStateException {
         private static final long serialVersionUID = 1L;
 
-        Unavailable(String paragraph, Throwable cause) { super(paragraph, cause); }
+        Unavailable(String paragraph, Throwable cause) {
+            super(paragraph, cause);
+        }
     }
 
     /**
@@ -78,8 +80,14 @@ public final class Postgres {
      * @param maxConnections its {@code max_connections}
      * @param startup        how long the kit took to start it and get its first answer (zero for an existing one)
      */
-    public record Server(String url, String user, String password, boolean embedded, String version,
-                         int maxConnections, Duration startup) {
+    public record Server(
+            String url,
+            String user,
+            String password,
+            boolean embedded,
+            String version,
+            int maxConnections,
+            Duration startup) {
         /** A new connection, with the course's connect and login time-outs. */
         public Connection connect() throws SQLException {
             return DriverManager.getConnection(url, properties(user, password));
@@ -109,7 +117,11 @@ public final class Postgres {
         @Override
         public String toString() {
             return embedded
-                    ? String.format(Locale.ROOT, "%s, embedded, on %s (started in %.1f s)", shortVersion(), hostPort(url),
+                    ? String.format(
+                            Locale.ROOT,
+                            "%s, embedded, on %s (started in %.1f s)",
+                            shortVersion(),
+                            hostPort(url),
                             startup.toMillis() / 1e3)
                     : String.format(Locale.ROOT, "%s at %s (%s)", shortVersion(), hostPort(url), URL_VARIABLE);
         }
@@ -130,7 +142,8 @@ public final class Postgres {
     static Server fromEnvironment(Map<String, String> env) {
         String url = env.get(URL_VARIABLE);
         if (url != null && !url.isBlank()) {
-            return existing(url.strip(), env.getOrDefault(USER_VARIABLE, "postgres"), env.getOrDefault(PASSWORD_VARIABLE, ""));
+            return existing(
+                    url.strip(), env.getOrDefault(USER_VARIABLE, "postgres"), env.getOrDefault(PASSWORD_VARIABLE, ""));
         }
         return embedded(Path.of(System.getProperty("java.io.tmpdir")), 0);
     }
@@ -140,25 +153,40 @@ public final class Postgres {
     /** The server at {@code url}, asked for its version and {@code max_connections}. */
     static Server existing(String url, String user, String password) {
         if (!url.startsWith("jdbc:postgresql:")) {
-            throw new Unavailable(String.format("%s=%s is not a PostgreSQL JDBC URL. Fix: set it to the form "
-                    + "jdbc:postgresql://HOST:PORT/DATABASE, or unset %s and restart the kernel to use the course's own "
-                    + "embedded server.", URL_VARIABLE, url, URL_VARIABLE), null);
+            throw new Unavailable(
+                    String.format(
+                            "%s=%s is not a PostgreSQL JDBC URL. Fix: set it to the form "
+                                    + "jdbc:postgresql://HOST:PORT/DATABASE, or unset %s and restart the kernel to use the course's own "
+                                    + "embedded server.",
+                            URL_VARIABLE, url, URL_VARIABLE),
+                    null);
         }
         Server s = new Server(url, user, password, false, "", 0, Duration.ZERO);
         try {
             return describe(s, Duration.ZERO);
         } catch (SQLException e) {
-            throw new Unavailable(String.format("%s=%s cannot be reached as user %s: %s. The notebook uses that "
-                    + "PostgreSQL server instead of starting its own. Fix: start that server, or correct the host, port and "
-                    + "database in %s and the login in %s and %s; or unset %s and restart the kernel to use the "
-                    + "course's own embedded server.", URL_VARIABLE, url, user, rootMessage(e), URL_VARIABLE,
-                    USER_VARIABLE, PASSWORD_VARIABLE, URL_VARIABLE), e);
+            throw new Unavailable(
+                    String.format(
+                            "%s=%s cannot be reached as user %s: %s. The notebook uses that "
+                                    + "PostgreSQL server instead of starting its own. Fix: start that server, or correct the host, port and "
+                                    + "database in %s and the login in %s and %s; or unset %s and restart the kernel to use the "
+                                    + "course's own embedded server.",
+                            URL_VARIABLE,
+                            url,
+                            user,
+                            rootMessage(e),
+                            URL_VARIABLE,
+                            USER_VARIABLE,
+                            PASSWORD_VARIABLE,
+                            URL_VARIABLE),
+                    e);
         }
     }
 
     private static Server describe(Server s, Duration startup) throws SQLException {
-        try (Connection c = s.connect(); var st = c.createStatement();
-             var rs = st.executeQuery("SELECT version(), current_setting('max_connections')::int")) {
+        try (Connection c = s.connect();
+                var st = c.createStatement();
+                var rs = st.executeQuery("SELECT version(), current_setting('max_connections')::int")) {
             rs.next();
             return new Server(s.url(), s.user(), s.password(), s.embedded(), rs.getString(1), rs.getInt(2), startup);
         }
@@ -184,8 +212,8 @@ public final class Postgres {
         try {
             pg = EmbeddedPostgres.builder()
                     .setDataDirectory(data)
-                    .setCleanDataDirectory(true)          // deleted by close(), if a failed start calls it
-                    .setRegisterShutdownHook(false)       // our own hook, below, is quicker
+                    .setCleanDataDirectory(true) // deleted by close(), if a failed start calls it
+                    .setRegisterShutdownHook(false) // our own hook, below, is quicker
                     .setOverrideWorkingDirectory(binariesFolder(parent))
                     .setPort(p)
                     .setPGStartupWait(STARTUP_WAIT)
@@ -196,13 +224,25 @@ public final class Postgres {
             deleteQuietly(data);
             String why = rootMessage(e);
             if (why.contains("No space left")) throw noDisk(parent, e);
-            throw new Unavailable(String.format("The course's PostgreSQL server did not start on 127.0.0.1:%d with its "
-                    + "data in %s: %s. Fix: check that the port is free and that %s has space and can be written to "
-                    + "(start the kernel with -Djava.io.tmpdir=ANOTHER_FOLDER to move it); or point the notebook at an "
-                    + "existing server with %s and restart the kernel.", p, data, why, parent, URL_VARIABLE), e);
+            throw new Unavailable(
+                    String.format(
+                            "The course's PostgreSQL server did not start on 127.0.0.1:%d with its "
+                                    + "data in %s: %s. Fix: check that the port is free and that %s has space and can be written to "
+                                    + "(start the kernel with -Djava.io.tmpdir=ANOTHER_FOLDER to move it); or point the notebook at an "
+                                    + "existing server with %s and restart the kernel.",
+                            p, data, why, parent, URL_VARIABLE),
+                    e);
         }
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("course-postgres-stop").unstarted(() -> stopNow(data)));
-        Server s = new Server("jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres", "postgres", "", true, "", 0,
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        Thread.ofPlatform().name("course-postgres-stop").unstarted(() -> stopNow(data)));
+        Server s = new Server(
+                "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres",
+                "postgres",
+                "",
+                true,
+                "",
+                0,
                 Duration.ZERO);
         try {
             return describe(s, Duration.ofNanos(System.nanoTime() - t0));
@@ -212,9 +252,13 @@ public final class Postgres {
             } catch (IOException ignored) {
                 // the hook tries again at exit
             }
-            throw new Unavailable(String.format("The course's PostgreSQL server started on 127.0.0.1:%d but does not "
-                    + "answer: %s. Fix: restart the kernel; if it happens again, point the notebook at an existing server "
-                    + "with %s.", p, rootMessage(e), URL_VARIABLE), e);
+            throw new Unavailable(
+                    String.format(
+                            "The course's PostgreSQL server started on 127.0.0.1:%d but does not "
+                                    + "answer: %s. Fix: restart the kernel; if it happens again, point the notebook at an existing server "
+                                    + "with %s.",
+                            p, rootMessage(e), URL_VARIABLE),
+                    e);
         }
     }
 
@@ -226,10 +270,14 @@ public final class Postgres {
      */
     static void stopNow(Path data) {
         try {
-            long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).getFirst().strip());
+            long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid"))
+                    .getFirst()
+                    .strip());
             if (running(pid)) {
-                new ProcessBuilder("/bin/sh", "-c", "kill -QUIT " + pid).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+                new ProcessBuilder("/bin/sh", "-c", "kill -QUIT " + pid)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start()
                         .waitFor(STOP_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
                 long deadline = System.nanoTime() + STOP_WAIT.toNanos();
                 while (running(pid) && System.nanoTime() < deadline) Thread.sleep(10);
@@ -261,18 +309,25 @@ public final class Postgres {
         String a = arch == null ? "" : arch.toLowerCase(Locale.ROOT);
         boolean linux = os != null && os.toLowerCase(Locale.ROOT).startsWith("linux");
         if (!linux || !(a.equals("amd64") || a.equals("x86_64") || a.equals("aarch64") || a.equals("arm64"))) {
-            throw new Unavailable(String.format("The course ships PostgreSQL server binaries for Linux on amd64 and "
-                    + "arm64 only, and this JVM runs on %s/%s, so the embedded server cannot start. Fix: run the course in "
-                    + "its Docker image, or start a PostgreSQL server yourself and set %s (with %s and %s) before "
-                    + "starting the kernel.", os, arch, URL_VARIABLE, USER_VARIABLE, PASSWORD_VARIABLE), null);
+            throw new Unavailable(
+                    String.format(
+                            "The course ships PostgreSQL server binaries for Linux on amd64 and "
+                                    + "arm64 only, and this JVM runs on %s/%s, so the embedded server cannot start. Fix: run the course in "
+                                    + "its Docker image, or start a PostgreSQL server yourself and set %s (with %s and %s) before "
+                                    + "starting the kernel.",
+                            os, arch, URL_VARIABLE, USER_VARIABLE, PASSWORD_VARIABLE),
+                    null);
         }
     }
 
     private static Unavailable noDisk(Path parent, Throwable e) {
-        return new Unavailable(String.format("The course's PostgreSQL server needs about 80 MB for its binaries and data "
-                + "under %s, and could not write there: %s. Fix: free some disk space there, or start the kernel with "
-                + "-Djava.io.tmpdir=ANOTHER_FOLDER (or set %s to use an existing server).", parent, rootMessage(e),
-                URL_VARIABLE), e);
+        return new Unavailable(
+                String.format(
+                        "The course's PostgreSQL server needs about 80 MB for its binaries and data "
+                                + "under %s, and could not write there: %s. Fix: free some disk space there, or start the kernel with "
+                                + "-Djava.io.tmpdir=ANOTHER_FOLDER (or set %s to use an existing server).",
+                        parent, rootMessage(e), URL_VARIABLE),
+                e);
     }
 
     /** Where the binaries are unpacked: one folder per user, kept between kernels (unpacking takes a second or two). */
@@ -285,9 +340,13 @@ public final class Postgres {
         try (var s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {
-            throw new Unavailable(String.format("The course's PostgreSQL server needs a free TCP port on 127.0.0.1, and "
-                    + "the system gave none: %s. Fix: stop programs that hold many ports open, or set %s to use an "
-                    + "existing server.", rootMessage(e), URL_VARIABLE), e);
+            throw new Unavailable(
+                    String.format(
+                            "The course's PostgreSQL server needs a free TCP port on 127.0.0.1, and "
+                                    + "the system gave none: %s. Fix: stop programs that hold many ports open, or set %s to use an "
+                                    + "existing server.",
+                            rootMessage(e), URL_VARIABLE),
+                    e);
         }
     }
 
@@ -296,16 +355,21 @@ public final class Postgres {
             s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
             return port;
         } catch (IOException e) {
-            throw new Unavailable(String.format("The course's PostgreSQL server cannot listen on 127.0.0.1:%d: %s; "
-                    + "another program holds that port. Fix: stop that program or let the course pick a free port; or set "
-                    + "%s to use an existing server.", port, rootMessage(e), URL_VARIABLE), e);
+            throw new Unavailable(
+                    String.format(
+                            "The course's PostgreSQL server cannot listen on 127.0.0.1:%d: %s; "
+                                    + "another program holds that port. Fix: stop that program or let the course pick a free port; or set "
+                                    + "%s to use an existing server.",
+                            port, rootMessage(e), URL_VARIABLE),
+                    e);
         }
     }
 
     private static void deleteQuietly(Path folder) {
         for (int pass = 0; pass < 2 && Files.exists(folder); pass++) { // a second pass for files made meanwhile
             try (var paths = Files.walk(folder)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                paths.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             } catch (IOException | RuntimeException ignored) {
                 // a file went away while we walked: the next pass sees the rest
             }
@@ -328,9 +392,12 @@ public final class Postgres {
         Throwable t = Objects.requireNonNull(e, "e");
         String best = null;
         for (int i = 0; t != null && i < 10; t = t.getCause(), i++) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) best = t.getMessage().strip();
+            if (t.getMessage() != null && !t.getMessage().isBlank())
+                best = t.getMessage().strip();
         }
-        return best == null ? e.getClass().getSimpleName() : best.replaceAll("\\s+", " ").replaceAll("\\.$", "");
+        return best == null
+                ? e.getClass().getSimpleName()
+                : best.replaceAll("\\s+", " ").replaceAll("\\.$", "");
     }
 
     private static String hostPort(String url) {

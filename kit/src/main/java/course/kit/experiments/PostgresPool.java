@@ -23,6 +23,7 @@ public final class PostgresPool implements Database, AutoCloseable {
     public static final Duration MIN_CONNECTION_TIMEOUT = Duration.ofMillis(250);
     /** How long the pool may take to open all its connections. */
     static final Duration FILL_WAIT = Duration.ofSeconds(30);
+
     private static final String BLOCK_UNTIL_FILLED = "com.zaxxer.hikari.blockUntilFilled";
 
     private final Postgres.Server server;
@@ -34,11 +35,14 @@ public final class PostgresPool implements Database, AutoCloseable {
 
     PostgresPool(Postgres.Server server, int connections, Duration connectionTimeout, Duration hold) {
         this.server = Objects.requireNonNull(server, "server");
-        if (connections < 1) throw new IllegalArgumentException("a pool needs at least 1 connection, not " + connections);
+        if (connections < 1)
+            throw new IllegalArgumentException("a pool needs at least 1 connection, not " + connections);
         if (Objects.requireNonNull(connectionTimeout, "connectionTimeout").compareTo(MIN_CONNECTION_TIMEOUT) < 0) {
-            throw new IllegalArgumentException("HikariCP's connectionTimeout is at least 250 ms, not " + connectionTimeout);
+            throw new IllegalArgumentException(
+                    "HikariCP's connectionTimeout is at least 250 ms, not " + connectionTimeout);
         }
-        if (Objects.requireNonNull(hold, "hold").isNegative()) throw new IllegalArgumentException("hold cannot be negative: " + hold);
+        if (Objects.requireNonNull(hold, "hold").isNegative())
+            throw new IllegalArgumentException("hold cannot be negative: " + hold);
         this.connections = connections;
         this.connectionTimeout = connectionTimeout;
         this.hold = hold;
@@ -51,7 +55,7 @@ public final class PostgresPool implements Database, AutoCloseable {
         config.setUsername(server.user());
         if (!server.password().isEmpty()) config.setPassword(server.password());
         config.setMaximumPoolSize(connections);
-        config.setMinimumIdle(connections);                 // open them all now, not during the experiment
+        config.setMinimumIdle(connections); // open them all now, not during the experiment
         config.setConnectionTimeout(connectionTimeout.toMillis());
         config.setInitializationFailTimeout(Postgres.CONNECT_TIMEOUT.toMillis());
         config.addDataSourceProperty("ApplicationName", applicationName);
@@ -62,9 +66,12 @@ public final class PostgresPool implements Database, AutoCloseable {
         try {
             pool = new HikariDataSource(config);
         } catch (RuntimeException e) {
-            throw new Postgres.Unavailable(String.format("The pool could not open a connection to %s: %s. Fix: check "
-                    + "that the server is running and accepts user %s; then run this cell again.", server.url(),
-                    Postgres.rootMessage(e), server.user()), e);
+            throw new Postgres.Unavailable(
+                    String.format(
+                            "The pool could not open a connection to %s: %s. Fix: check "
+                                    + "that the server is running and accepts user %s; then run this cell again.",
+                            server.url(), Postgres.rootMessage(e), server.user()),
+                    e);
         } finally {
             if (block == null) System.clearProperty(BLOCK_UNTIL_FILLED);
             else System.setProperty(BLOCK_UNTIL_FILLED, block);
@@ -78,26 +85,40 @@ public final class PostgresPool implements Database, AutoCloseable {
      */
     static void requireRoom(Postgres.Server server, int wanted) {
         int max, reserved, open;
-        try (Connection c = server.connect(); var st = c.createStatement();
-             var rs = st.executeQuery("SELECT current_setting('max_connections')::int, "
-                     + "current_setting('superuser_reserved_connections')::int "
-                     + "+ coalesce(current_setting('reserved_connections', true)::int, 0), "
-                     + "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int - 1")) {
+        try (Connection c = server.connect();
+                var st = c.createStatement();
+                var rs = st.executeQuery("SELECT current_setting('max_connections')::int, "
+                        + "current_setting('superuser_reserved_connections')::int "
+                        + "+ coalesce(current_setting('reserved_connections', true)::int, 0), "
+                        + "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int - 1")) {
             rs.next();
             max = rs.getInt(1);
             reserved = rs.getInt(2);
             open = rs.getInt(3);
         } catch (SQLException e) {
-            throw new Postgres.Unavailable(String.format("The server at %s did not answer: %s. Fix: check that it is "
-                    + "running; then run this cell again.", server.url(), Postgres.rootMessage(e)), e);
+            throw new Postgres.Unavailable(
+                    String.format(
+                            "The server at %s did not answer: %s. Fix: check that it is "
+                                    + "running; then run this cell again.",
+                            server.url(), Postgres.rootMessage(e)),
+                    e);
         }
         int free = max - reserved - open;
         if (wanted > free) {
-            throw new Postgres.Unavailable(String.format(Locale.ROOT, "A pool of %d connections does not fit: the server "
-                    + "allows max_connections = %d, keeps %d of them for superusers, and %d are open already, so only %d "
-                    + "are free. The pool would wait for connections the server refuses. Fix: ask for at most %d "
-                    + "connections, or raise max_connections on the server (postgresql.conf, then restart it).",
-                    wanted, max, reserved, open, Math.max(0, free), Math.max(0, free)), null);
+            throw new Postgres.Unavailable(
+                    String.format(
+                            Locale.ROOT,
+                            "A pool of %d connections does not fit: the server "
+                                    + "allows max_connections = %d, keeps %d of them for superusers, and %d are open already, so only %d "
+                                    + "are free. The pool would wait for connections the server refuses. Fix: ask for at most %d "
+                                    + "connections, or raise max_connections on the server (postgresql.conf, then restart it).",
+                            wanted,
+                            max,
+                            reserved,
+                            open,
+                            Math.max(0, free),
+                            Math.max(0, free)),
+                    null);
         }
     }
 
@@ -108,9 +129,12 @@ public final class PostgresPool implements Database, AutoCloseable {
             if (System.nanoTime() > deadline) {
                 int total = mx.getTotalConnections();
                 pool.close();
-                throw new Postgres.Unavailable(String.format("The pool opened only %d of its %d connections to %s in %d s. "
-                        + "Fix: check the server's max_connections and load; then run this cell again.", total,
-                        connections, server.url(), FILL_WAIT.toSeconds()), null);
+                throw new Postgres.Unavailable(
+                        String.format(
+                                "The pool opened only %d of its %d connections to %s in %d s. "
+                                        + "Fix: check the server's max_connections and load; then run this cell again.",
+                                total, connections, server.url(), FILL_WAIT.toSeconds()),
+                        null);
             }
             try {
                 Thread.sleep(5);
@@ -132,7 +156,7 @@ public final class PostgresPool implements Database, AutoCloseable {
     @Override
     public String query(int id) throws SQLException {
         try (Connection c = pool.getConnection();
-             var st = c.prepareStatement("SELECT 'row ' || ?, pg_sleep(?)")) {
+                var st = c.prepareStatement("SELECT 'row ' || ?, pg_sleep(?)")) {
             st.setInt(1, id);
             st.setDouble(2, hold.toNanos() / 1e9);
             try (var rs = st.executeQuery()) {
@@ -155,7 +179,8 @@ public final class PostgresPool implements Database, AutoCloseable {
                 try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
                     for (int i = 0; i < connections; i++) {
                         threads.submit(() -> {
-                            try (Connection c = pool.getConnection(); var st = c.createStatement()) {
+                            try (Connection c = pool.getConnection();
+                                    var st = c.createStatement()) {
                                 st.execute("SELECT pg_sleep(0)");
                             }
                             return null;
@@ -171,33 +196,53 @@ public final class PostgresPool implements Database, AutoCloseable {
     }
 
     /** The pool's live numbers: active, idle and total connections, threads waiting for one. */
-    public HikariPoolMXBean mxBean() { return pool.getHikariPoolMXBean(); }
+    public HikariPoolMXBean mxBean() {
+        return pool.getHikariPoolMXBean();
+    }
 
     /** The JDBC {@code DataSource} itself, for cells that write their own queries. */
-    public HikariDataSource dataSource() { return pool; }
+    public HikariDataSource dataSource() {
+        return pool;
+    }
 
     /** The server behind the pool. */
-    public Postgres.Server server() { return server; }
+    public Postgres.Server server() {
+        return server;
+    }
 
     /** The {@code application_name} of this pool's connections, as {@code pg_stat_activity} shows it. */
-    public String applicationName() { return applicationName; }
+    public String applicationName() {
+        return applicationName;
+    }
 
     @Override
-    public int connections() { return connections; }
+    public int connections() {
+        return connections;
+    }
 
     @Override
-    public Duration connectionTimeout() { return connectionTimeout; }
+    public Duration connectionTimeout() {
+        return connectionTimeout;
+    }
 
     /** How long each {@link #query} holds its connection: its {@code pg_sleep}. */
-    public Duration hold() { return hold; }
+    public Duration hold() {
+        return hold;
+    }
 
     /** Closes every connection of the pool. */
     @Override
-    public void close() { pool.close(); }
+    public void close() {
+        pool.close();
+    }
 
     @Override
     public String toString() {
-        return String.format("a HikariCP pool of %d connections to %s, connectionTimeout %s, %s per query", connections,
-                server.shortVersion(), course.kit.PoolModel.pretty(connectionTimeout), course.kit.PoolModel.pretty(hold));
+        return String.format(
+                "a HikariCP pool of %d connections to %s, connectionTimeout %s, %s per query",
+                connections,
+                server.shortVersion(),
+                course.kit.PoolModel.pretty(connectionTimeout),
+                course.kit.PoolModel.pretty(hold));
     }
 }

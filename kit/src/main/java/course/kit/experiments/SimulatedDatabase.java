@@ -22,7 +22,8 @@ public final class SimulatedDatabase implements Database {
 
     /** A pool of {@code connections} to a database that takes {@code latency} per query. */
     public SimulatedDatabase(int connections, Duration latency, Duration connectionTimeout) {
-        if (connections < 1) throw new IllegalArgumentException("a pool needs at least 1 connection, not " + connections);
+        if (connections < 1)
+            throw new IllegalArgumentException("a pool needs at least 1 connection, not " + connections);
         if (Objects.requireNonNull(latency, "latency").isNegative() || latency.isZero()) {
             throw new IllegalArgumentException("latency must be positive, not " + latency);
         }
@@ -53,23 +54,34 @@ public final class SimulatedDatabase implements Database {
     }
 
     @Override
-    public int connections() { return connections; }
+    public int connections() {
+        return connections;
+    }
 
     @Override
-    public Duration connectionTimeout() { return connectionTimeout; }
+    public Duration connectionTimeout() {
+        return connectionTimeout;
+    }
 
     /** How long each query holds its connection. */
-    public Duration latency() { return latency; }
+    public Duration latency() {
+        return latency;
+    }
 
     /** Connections in use right now. */
-    public int inUse() { return inUse.get(); }
+    public int inUse() {
+        return inUse.get();
+    }
 
     /** The most connections that were in use at once, since this database was made. */
-    public int peakInUse() { return peakInUse.get(); }
+    public int peakInUse() {
+        return peakInUse.get();
+    }
 
     @Override
     public String toString() {
-        return String.format("a database with %d connections, %s per query, %s connection time-out", connections,
-                course.kit.PoolModel.pretty(latency), course.kit.PoolModel.pretty(connectionTimeout));
+        return String.format(
+                "a database with %d connections, %s per query, %s connection time-out",
+                connections, course.kit.PoolModel.pretty(latency), course.kit.PoolModel.pretty(connectionTimeout));
     }
 }

@@ -127,10 +127,23 @@ public final class Throttling {
     private static Band band(int waves, int threads, Duration hold, Duration perWave, String wavesAre) {
         double lo = hold.multipliedBy(waves).toNanos() / 1e6;
         double slack = PoolModel.slack(waves, 0, threads).toNanos() / 1e6;
-        double trips = Objects.requireNonNull(perWave, "perWave").multipliedBy(waves).toNanos() / 1e6;
-        return new Band(lo, lo + slack + trips, "ms", String.format(Locale.ROOT, "%s%d waves × %s, + up to %,.0f ms for "
-                + "the waves' wake-ups and %,d virtual threads, + %d × %.1f ms measured per wave of queries", wavesAre,
-                waves, PoolModel.pretty(hold), slack, threads, waves, perWave.toNanos() / 1e6));
+        double trips =
+                Objects.requireNonNull(perWave, "perWave").multipliedBy(waves).toNanos() / 1e6;
+        return new Band(
+                lo,
+                lo + slack + trips,
+                "ms",
+                String.format(
+                        Locale.ROOT,
+                        "%s%d waves × %s, + up to %,.0f ms for "
+                                + "the waves' wake-ups and %,d virtual threads, + %d × %.1f ms measured per wave of queries",
+                        wavesAre,
+                        waves,
+                        PoolModel.pretty(hold),
+                        slack,
+                        threads,
+                        waves,
+                        perWave.toNanos() / 1e6));
     }
 
     // ------------------------------------------------------------------ reading a run
@@ -142,7 +155,8 @@ public final class Throttling {
 
     /** Calls of {@code run} that threw an exception of exactly this class (by its simple name, as recorded). */
     public static int failedWith(RunResult run, Class<? extends Throwable> type) {
-        return (int) run.records().stream().filter(r -> threw(r.failure(), type)).count();
+        return (int)
+                run.records().stream().filter(r -> threw(r.failure(), type)).count();
     }
 
     private static boolean threw(String failure, Class<? extends Throwable> type) {
@@ -217,8 +231,10 @@ public final class Throttling {
                 if (now != lastEnded) {
                     lastEnded = now;
                     quietSince = System.nanoTime();
-                } else if (!stopped && System.nanoTime() - quietSince >= stallNanos
-                        && permits.availablePermits() <= 0 && permits.hasQueuedThreads()) {
+                } else if (!stopped
+                        && System.nanoTime() - quietSince >= stallNanos
+                        && permits.availablePermits() <= 0
+                        && permits.hasQueuedThreads()) {
                     stop();
                 }
             }
@@ -231,13 +247,21 @@ public final class Throttling {
             String why = alive <= waiting
                     ? "No caller holds a permit, so the permits leaked: a call that threw never reached release()."
                     : String.format(Locale.ROOT, "%,d callers hold permits and have not finished.", alive - waiting);
-            out.println(String.format(Locale.ROOT, "%s deadlock: no call ended for %.1f s; no permit is free and %,d "
-                    + "callers wait in acquire(). %s The guard interrupts the waiting callers so that the cell can end.",
-                    Check.FAIL, stallNanos / 1e9, waiting, why));
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%s deadlock: no call ended for %.1f s; no permit is free and %,d "
+                            + "callers wait in acquire(). %s The guard interrupts the waiting callers so that the cell can end.",
+                    Check.FAIL,
+                    stallNanos / 1e9,
+                    waiting,
+                    why));
             delegate.shutdownNow();
         }
 
-        @Override public String toString() { return "deadlock-guarded " + delegate; }
+        @Override
+        public String toString() {
+            return "deadlock-guarded " + delegate;
+        }
     }
 
     // ------------------------------------------------------------------ the chart
@@ -246,11 +270,13 @@ public final class Throttling {
     public static XYChart inFlight(String title, int limit, RunResult... runs) {
         XYChart c = Charts.inFlight(title, runs);
         c.setYAxisTitle("calls in flight");
-        double end = Arrays.stream(runs).mapToDouble(RunResult::elapsedSeconds).max().orElse(1);
+        double end =
+                Arrays.stream(runs).mapToDouble(RunResult::elapsedSeconds).max().orElse(1);
         XYSeries s = c.addSeries("limit: " + limit, new double[] {0, end}, new double[] {limit, limit});
         s.setMarker(SeriesMarkers.NONE);
         s.setLineColor(Color.GRAY);
-        s.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+        s.setLineStyle(
+                new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setXAxisMin(0.0);
         c.getStyler().setXAxisDecimalPattern("0.0#");
@@ -261,12 +287,27 @@ public final class Throttling {
 
     /** One row per run: calls, rows returned, pool time-outs, other failures, peak in flight, elapsed, rows per second. */
     public static tech.tablesaw.api.Table table(String title, RunResult... runs) {
-        var b = Tables.of(title, "run", "calls", "rows returned", "pool time-outs", "other failures", "peak in flight",
-                "elapsed (ms)", "rows/s");
+        var b = Tables.of(
+                title,
+                "run",
+                "calls",
+                "rows returned",
+                "pool time-outs",
+                "other failures",
+                "peak in flight",
+                "elapsed (ms)",
+                "rows/s");
         for (RunResult r : runs) {
             int rows = r.count() - r.failed(), timeouts = timeouts(r);
-            b.row(r.name(), r.count(), rows, timeouts, r.failed() - timeouts, r.peakConcurrency(),
-                    Tables.round(r.elapsedMillis(), 1), Tables.round(rows / r.elapsedSeconds(), 0));
+            b.row(
+                    r.name(),
+                    r.count(),
+                    rows,
+                    timeouts,
+                    r.failed() - timeouts,
+                    r.peakConcurrency(),
+                    Tables.round(r.elapsedMillis(), 1),
+                    Tables.round(rows / r.elapsedSeconds(), 0));
         }
         return b.table();
     }
@@ -286,7 +327,8 @@ public final class Throttling {
     }
 
     /** Notebook 05's second: the same calls, each thread taking one of {@code permits} first, releasing it in finally. */
-    public static RunResult throttled(String name, Database db, Semaphore permits, int calls) throws InterruptedException {
+    public static RunResult throttled(String name, Database db, Semaphore permits, int calls)
+            throws InterruptedException {
         var rec = Recorder.start(name, calls);
         try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < calls; i++) {
@@ -328,17 +370,32 @@ public final class Throttling {
                 thr = throttled("Semaphore(50)", db, new Semaphore(cap), calls);
                 tries++;
             }
-            String note = String.format("%,d calls at once, each SELECT pg_sleep(%s) on %s; HikariCP pool of %d, "
-                    + "connectionTimeout %d ms", calls, PoolModel.pretty(hold), db.server().shortVersion(), cap,
-                    patience.toMillis());
+            String note = String.format(
+                    "%,d calls at once, each SELECT pg_sleep(%s) on %s; HikariCP pool of %d, "
+                            + "connectionTimeout %d ms",
+                    calls, PoolModel.pretty(hold), db.server().shortVersion(), cap, patience.toMillis());
             return List.of(
-                    new Reproduction("connections at once, " + String.format("%,d", calls) + " virtual threads vs a pool of 50",
-                            "002", "50 connections cap concurrency", cap, peak, "connections",
+                    new Reproduction(
+                            "connections at once, " + String.format("%,d", calls) + " virtual threads vs a pool of 50",
+                            "002",
+                            "50 connections cap concurrency",
+                            cap,
+                            peak,
+                            "connections",
                             note + String.format("; unthrottled: %,d of %,d timed out", timeouts(raw), calls)),
-                    new Reproduction("throughput behind Semaphore(50) = 50 / hold", "002", "50 connections cap concurrency",
-                            throughput(cap, hold), thr.throughputPerSecond(), "calls/s",
-                            note + String.format("; throttled: %,d ok, %,d failed%s", thr.count() - thr.failed(),
-                                    thr.failed(), tries > 1 ? ", measured on try " + tries : "")));
+                    new Reproduction(
+                            "throughput behind Semaphore(50) = 50 / hold",
+                            "002",
+                            "50 connections cap concurrency",
+                            throughput(cap, hold),
+                            thr.throughputPerSecond(),
+                            "calls/s",
+                            note
+                                    + String.format(
+                                            "; throttled: %,d ok, %,d failed%s",
+                                            thr.count() - thr.failed(),
+                                            thr.failed(),
+                                            tries > 1 ? ", measured on try " + tries : "")));
         }
     }
 
@@ -349,7 +406,8 @@ public final class Throttling {
 
     private static long positive(Duration hold) {
         Objects.requireNonNull(hold, "hold");
-        if (hold.isNegative() || hold.isZero()) throw new IllegalArgumentException("hold must be positive, not " + hold);
+        if (hold.isNegative() || hold.isZero())
+            throw new IllegalArgumentException("hold must be positive, not " + hold);
         return hold.toNanos();
     }
 }

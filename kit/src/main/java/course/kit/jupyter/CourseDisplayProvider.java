@@ -26,7 +26,8 @@ public final class CourseDisplayProvider implements DisplayProvider {
         return List.of(
                 new Renderer<>(Chart.class, "image/png", c -> png(Charts.png(c), c.getTitle())),
                 new Renderer<>(Table.class, "text/html", t -> html(Tables.html(t), t.name())),
-                new Renderer<>(RunResult.class, "text/html", r -> html(Tables.html(Tables.runs(r.name(), r)), r.toString())),
+                new Renderer<>(
+                        RunResult.class, "text/html", r -> html(Tables.html(Tables.runs(r.name(), r)), r.toString())),
                 new Renderer<>(Progress.View.class, "text/html", v -> html(v.html(), v.toString())));
     }
 
@@ -50,12 +51,17 @@ public final class CourseDisplayProvider implements DisplayProvider {
     /** Renders instances of one class; answers the default (null) MIME request and its own type. */
     record Renderer<T>(Class<T> type, String mime, Function<T, DisplayData> render) implements DisplayRenderer {
         @Override
-        public Class<?> rendererClass() { return type; }
+        public Class<?> rendererClass() {
+            return type;
+        }
 
         @Override
         public boolean canRender(String requested) {
-            return requested == null || requested.isBlank() || requested.equals(mime)
-                    || mime.endsWith("/" + requested) || requested.equals("text/plain");
+            return requested == null
+                    || requested.isBlank()
+                    || requested.equals(mime)
+                    || mime.endsWith("/" + requested)
+                    || requested.equals("text/plain");
         }
 
         @Override

@@ -11,15 +11,22 @@ import tech.tablesaw.api.Table;
 
 class ReproduceTest {
     private static final List<Reproduction> ROWS = List.of(
-            new Reproduction("10,000 × sleep 1 s, fixed pool of 200", "000, 002", "50,215 ms; 50.18 s",
-                    50_000, 50_041, "ms", "⌈10,000/200⌉ = 50 waves"),
+            new Reproduction(
+                    "10,000 × sleep 1 s, fixed pool of 200",
+                    "000, 002",
+                    "50,215 ms; 50.18 s",
+                    50_000,
+                    50_041,
+                    "ms",
+                    "⌈10,000/200⌉ = 50 waves"),
             new Reproduction("a | pipe", "001", "16.2×", 0, 3, "×", "no prediction"));
 
     @Test
     void theTableHasOneRowPerExperimentAndTheRatio() {
         Table t = Reproduce.table(ROWS);
         assertEquals(2, t.rowCount());
-        assertEquals(List.of("experiment", "article", "article reported", "predicted", "measured", "unit", "ratio", "note"),
+        assertEquals(
+                List.of("experiment", "article", "article reported", "predicted", "measured", "unit", "ratio", "note"),
                 t.columnNames());
         assertEquals(50_041 / 50_000.0, t.doubleColumn("ratio").get(0), 1e-12);
         assertTrue(t.doubleColumn("ratio").isMissing(1), "no prediction, no ratio");
@@ -30,8 +37,12 @@ class ReproduceTest {
         String md = Reproduce.markdown(ROWS, Scale.FULL, 123);
         assertTrue(md.contains("Scale **full**"), md);
         assertTrue(md.contains("`./course reproduce --scale full`"), md);
-        assertTrue(md.contains("| experiment | article | article reported | predicted | measured | ratio | note |"), md);
-        assertTrue(md.contains("| 10,000 × sleep 1 s, fixed pool of 200 | 000, 002 | 50,215 ms; 50.18 s | 50,000 ms | 50,041 ms | 1.001 |"), md);
+        assertTrue(
+                md.contains("| experiment | article | article reported | predicted | measured | ratio | note |"), md);
+        assertTrue(
+                md.contains(
+                        "| 10,000 × sleep 1 s, fixed pool of 200 | 000, 002 | 50,215 ms; 50.18 s | 50,000 ms | 50,041 ms | 1.001 |"),
+                md);
         assertTrue(md.contains("a \\| pipe"), "a pipe inside a cell is escaped: " + md);
         assertEquals(2 + 2, md.lines().filter(l -> l.startsWith("|")).count(), "header, rule and one line per row");
     }

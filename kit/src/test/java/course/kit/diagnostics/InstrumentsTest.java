@@ -24,8 +24,11 @@ class InstrumentsTest {
         int[] v = {5, 3, 9, 1};
         NativeSort.sort(v, Integer::compare);
         assertArrayEquals(new int[] {1, 3, 5, 9}, v);
-        var e = assertThrows(IllegalArgumentException.class,
-                () -> NativeSort.sort(new int[] {2, 1}, (a, b) -> { throw new IllegalArgumentException("boom"); }));
+        var e = assertThrows(
+                IllegalArgumentException.class,
+                () -> NativeSort.sort(new int[] {2, 1}, (a, b) -> {
+                    throw new IllegalArgumentException("boom");
+                }));
         assertEquals("boom", e.getMessage());
     }
 
@@ -59,7 +62,9 @@ class InstrumentsTest {
         }
         assertTrue(SchedulerSampler.peakMounted(samples) >= 1, samples.toString());
         assertTrue(samples.getFirst().parallelism() >= 1);
-        assertFalse(Thread.getAllStackTraces().keySet().stream().anyMatch(x -> x.getName().equals("scheduler-sampler")),
+        assertFalse(
+                Thread.getAllStackTraces().keySet().stream()
+                        .anyMatch(x -> x.getName().equals("scheduler-sampler")),
                 "the sampling thread ended");
     }
 
@@ -70,7 +75,8 @@ class InstrumentsTest {
         List<ThreadDumps.Container> containers;
         String ours;
         try (var ex = Executors.newVirtualThreadPerTaskExecutor()) {
-            ours = ex.toString(); // its container's name; the JDK's socket pollers, once started, are another such executor
+            ours = ex.toString(); // its container's name; the JDK's socket pollers, once started, are another
+            // such executor
             for (int i = 0; i < 5; i++) {
                 ex.submit(() -> {
                     parked.countDown();
@@ -94,8 +100,10 @@ class InstrumentsTest {
 
     @Test
     void jstackHeadersAreRead() {
-        assertEquals(List.of("main", "Reference Handler"), ThreadDumps.threadNames(
-                "2026-12-01\nFull thread dump\n\n\"main\" #1 prio=5\n   java.lang.Thread.State: RUNNABLE\n\n\"Reference Handler\" #9 daemon\n"));
+        assertEquals(
+                List.of("main", "Reference Handler"),
+                ThreadDumps.threadNames(
+                        "2026-12-01\nFull thread dump\n\n\"main\" #1 prio=5\n   java.lang.Thread.State: RUNNABLE\n\n\"Reference Handler\" #9 daemon\n"));
     }
 
     @Test

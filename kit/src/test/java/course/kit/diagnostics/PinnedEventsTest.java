@@ -42,8 +42,10 @@ class PinnedEventsTest {
         });
         List<PinnedEvents.Pin> ours = PinnedEvents.of(pins, n -> n.startsWith("initialiser"));
         assertEquals(1, ours.size(), "pinned parks of the initialising thread: " + pins);
-        assertTrue(ours.getFirst().reason().contains("<clinit>"), ours.getFirst().reason());
-        assertTrue(ours.getFirst().frames().stream().anyMatch(f -> f.contains("ParksInInit.<clinit>")),
+        assertTrue(
+                ours.getFirst().reason().contains("<clinit>"), ours.getFirst().reason());
+        assertTrue(
+                ours.getFirst().frames().stream().anyMatch(f -> f.contains("ParksInInit.<clinit>")),
                 ours.getFirst().frames().toString());
     }
 
@@ -86,19 +88,23 @@ class PinnedEventsTest {
     @Test
     void recordsAParkUnderANativeFrame() throws Exception {
         List<PinnedEvents.Pin> pins = PinnedEvents.during(Duration.ZERO, () -> {
-            Thread t = Thread.ofVirtual().name("upcall").start(() -> NativeSort.sort(new int[] {2, 1}, (x, y) -> {
-                try {
-                    Thread.sleep(1);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-                return Integer.compare(x, y);
-            }));
+            Thread t = Thread.ofVirtual()
+                    .name("upcall")
+                    .start(() -> NativeSort.sort(new int[] {2, 1}, (x, y) -> {
+                        try {
+                            Thread.sleep(1);
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        return Integer.compare(x, y);
+                    }));
             t.join();
         });
         List<PinnedEvents.Pin> ours = PinnedEvents.of(pins, n -> n.startsWith("upcall"));
         assertTrue(ours.size() >= 1, "a sleep inside a qsort comparator is pinned: " + pins);
-        assertTrue(ours.getFirst().reason().toLowerCase().contains("native"), ours.getFirst().reason());
+        assertTrue(
+                ours.getFirst().reason().toLowerCase().contains("native"),
+                ours.getFirst().reason());
     }
 
     @Test

@@ -25,9 +25,12 @@ class CafeTest {
     void theCafeIsArticle000AndItsQuickReproductionShortensOnlyTheSleeps() {
         assertEquals(Duration.ofMillis(100), Scale.QUICK.shrink(Cafe.BREW, Cafe.QUICK_DIVISOR));
         assertEquals(Cafe.BREW, Scale.FULL.shrink(Cafe.BREW, Cafe.QUICK_DIVISOR));
-        assertEquals(50, PoolModel.waves(Cafe.CUSTOMERS, Cafe.BARISTAS), "the staircase keeps its 50 steps at both scales");
+        assertEquals(
+                50, PoolModel.waves(Cafe.CUSTOMERS, Cafe.BARISTAS), "the staircase keeps its 50 steps at both scales");
         assertEquals(Duration.ofSeconds(50), PoolModel.batchTime(Cafe.CUSTOMERS, Cafe.BARISTAS, Cafe.BREW));
-        assertEquals(Duration.ofMillis(5_000), PoolModel.batchTime(Cafe.CUSTOMERS, 100, Cafe.ARTICLE_004_TASK),
+        assertEquals(
+                Duration.ofMillis(5_000),
+                PoolModel.batchTime(Cafe.CUSTOMERS, 100, Cafe.ARTICLE_004_TASK),
                 "article 004's pool of 100: 100 waves of 50 ms");
     }
 
@@ -56,8 +59,14 @@ class CafeTest {
 
     @Test
     void aZeroBrewAndNoCustomersAreAllowed() throws InterruptedException {
-        assertEquals(20, Cafe.run("pool", Executors.newFixedThreadPool(4), 20, Duration.ZERO).count());
-        assertEquals(20, Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, Duration.ZERO).virtualTasks());
+        assertEquals(
+                20,
+                Cafe.run("pool", Executors.newFixedThreadPool(4), 20, Duration.ZERO)
+                        .count());
+        assertEquals(
+                20,
+                Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, Duration.ZERO)
+                        .virtualTasks());
         RunResult none = Cafe.run("empty", Executors.newFixedThreadPool(2), 0, Duration.ofSeconds(1));
         assertEquals(0, none.count());
         assertEquals(0, none.peakConcurrency());
@@ -127,19 +136,28 @@ class CafeTest {
     void sameJvmOptionsKeepOnlyTheFlagsThatShapeTiming() {
         var opts = Cafe.sameJvmOptions();
         for (String o : opts) {
-            assertTrue(o.startsWith("-Xm") || o.matches("-XX:\\+Use\\w*GC") || o.equals("-ea") || o.equals("--enable-preview"), o);
+            assertTrue(
+                    o.startsWith("-Xm")
+                            || o.matches("-XX:\\+Use\\w*GC")
+                            || o.equals("-ea")
+                            || o.equals("--enable-preview"),
+                    o);
         }
         assertFalse(opts.stream().anyMatch(o -> o.startsWith("-D") || o.startsWith("-javaagent")));
         var child = Cafe.childJvmOptions();
         assertTrue(child.containsAll(opts), "the child gets every flag that shapes timing");
-        assertEquals(1, child.stream().filter(o -> o.startsWith("-Xms")).count(), "and exactly one initial heap size: " + child);
+        assertEquals(
+                1,
+                child.stream().filter(o -> o.startsWith("-Xms")).count(),
+                "and exactly one initial heap size: " + child);
     }
 
     @Test
     void viewsShowOneRowPerRunWithItsWavesAndBand() throws InterruptedException {
         Duration task = Duration.ofMillis(2);
         var pool = new CafeViews.Row(5, task, Cafe.run("fixed pool of 5", Executors.newFixedThreadPool(5), 20, task));
-        var virt = new CafeViews.Row(0, task, Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, task));
+        var virt =
+                new CafeViews.Row(0, task, Cafe.run("virtual", Executors.newVirtualThreadPerTaskExecutor(), 20, task));
         assertEquals(4, pool.waves());
         assertEquals(1, virt.waves());
         assertEquals(PoolModel.band(20, 5, task), pool.band());

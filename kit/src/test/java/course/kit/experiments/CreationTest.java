@@ -43,7 +43,8 @@ class CreationTest {
     @Test
     @DisplayName("the hand-off loop runs every task on one reused virtual thread")
     void handOffReusesOneThread() throws Exception {
-        RunResult r = Creation.submitAndGet("h", Executors.newSingleThreadExecutor(Thread.ofVirtual().factory()), 40);
+        RunResult r = Creation.submitAndGet(
+                "h", Executors.newSingleThreadExecutor(Thread.ofVirtual().factory()), 40);
         assertEquals(40, r.count());
         assertEquals(1, r.threadsUsed());
         assertEquals(40, r.virtualTasks());
@@ -54,11 +55,14 @@ class CreationTest {
     @DisplayName("submit all runs every task on a thread of its own, of the executor's kind")
     void submitAll() {
         for (Creation.Kind kind : Creation.Kind.values()) {
-            RunResult r = assertTimeoutPreemptively(GUARD, () -> Creation.submitAll(kind.toString(), kind.perTask(), 64));
+            RunResult r =
+                    assertTimeoutPreemptively(GUARD, () -> Creation.submitAll(kind.toString(), kind.perTask(), 64));
             assertEquals(64, r.count());
             assertEquals(64, r.threadsUsed());
             assertEquals(kind == Creation.Kind.VIRTUAL ? 64 : 0, r.virtualTasks());
-            assertEquals(kind == Creation.Kind.VIRTUAL, kind.builder().unstarted(() -> {}).isVirtual());
+            assertEquals(
+                    kind == Creation.Kind.VIRTUAL,
+                    kind.builder().unstarted(() -> {}).isVirtual());
         }
     }
 
@@ -81,12 +85,15 @@ class CreationTest {
     void refusesBadCounts() {
         var e = assertThrows(IllegalArgumentException.class, () -> Creation.platformOneAtATime(0));
         assertTrue(e.getMessage().contains("at least 1"), e.getMessage());
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Creation.submitAndGet("v", Executors.newVirtualThreadPerTaskExecutor(), -1));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Creation.submitAll("v", Executors.newVirtualThreadPerTaskExecutor(), 0));
         assertThrows(IllegalArgumentException.class, () -> Creation.parkedHeap(0));
-        var big = assertThrows(IllegalArgumentException.class,
+        var big = assertThrows(
+                IllegalArgumentException.class,
                 () -> Creation.submitAllRepeated(Creation.Kind.PLATFORM, 50_000_000, 0, 1, null));
         assertTrue(big.getMessage().contains("platform threads"), big.getMessage());
     }
@@ -94,7 +101,8 @@ class CreationTest {
     @Test
     @DisplayName("the platform stack size is read from HotSpot")
     void stackSizeFromHotSpot() {
-        var bean = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+        var bean = java.lang.management.ManagementFactory.getPlatformMXBean(
+                com.sun.management.HotSpotDiagnosticMXBean.class);
         long raw = Long.parseLong(bean.getVMOption("ThreadStackSize").getValue());
         assertEquals(raw > 0 ? raw : 1_024, Creation.platformStackKb());
     }
@@ -112,9 +120,9 @@ class CreationTest {
     @Test
     @DisplayName("the hand-off model adds the round trip to each kind's CPU per thread")
     void handOffModel() {
-        var serial = new Creation.OneAtATime(1_000, 150, 30, 20);             // hand-off: 20 µs each
-        var cp = measurement("platform", 1_000, 90_000_000L, 60_000_000L);    // 90 µs wall, 60 µs CPU
-        var cv = measurement("virtual", 10_000, 10_000_000L, 5_000_000L);      // 1 µs wall, 0.5 µs CPU
+        var serial = new Creation.OneAtATime(1_000, 150, 30, 20); // hand-off: 20 µs each
+        var cp = measurement("platform", 1_000, 90_000_000L, 60_000_000L); // 90 µs wall, 60 µs CPU
+        var cv = measurement("virtual", 10_000, 10_000_000L, 5_000_000L); // 1 µs wall, 0.5 µs CPU
         var model = Creation.serialModel(serial, cp, cv);
         assertEquals(80.0, model.platformMicros(), 1e-9);
         assertEquals(20.5, model.virtualMicros(), 1e-9);
@@ -157,14 +165,16 @@ class CreationTest {
     @Test
     @DisplayName("the views draw every measured figure and leave out the missing ones")
     void views() {
-        var methods = List.of(new CreationViews.PerThread("one at a time", 100, 40),
+        var methods = List.of(
+                new CreationViews.PerThread("one at a time", 100, 40),
                 new CreationViews.PerThread("hand-offs only", Double.NaN, 30),
                 new CreationViews.PerThread("submit all", 60, 0.5));
         var chart = CreationViews.perThread("t", methods);
         assertEquals(3, chart.getSeriesCollection().size());
         assertEquals(0.1, chart.getStyler().getYAxisMin(), 1e-12, "the log axis starts below the smallest bar");
         var ratios = CreationViews.ratios("r", methods);
-        assertEquals(List.of("article 001 as reported", "one at a time", "submit all"),
+        assertEquals(
+                List.of("article 001 as reported", "one at a time", "submit all"),
                 ratios.getSeriesCollection().iterator().next().getXData());
         var table = CreationViews.perThreadTable("t", methods);
         assertEquals(4, table.rowCount());

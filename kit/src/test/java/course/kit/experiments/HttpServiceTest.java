@@ -27,8 +27,8 @@ class HttpServiceTest {
 
     @Test
     void littlesLawForAClosedLoop() {
-        assertEquals(125.0, HttpService.throughput(50, 200, T), 1e-9);      // below the limit: C / t
-        assertEquals(500.0, HttpService.throughput(1_000, 200, T), 1e-9);   // above it: slots / t
+        assertEquals(125.0, HttpService.throughput(50, 200, T), 1e-9); // below the limit: C / t
+        assertEquals(500.0, HttpService.throughput(1_000, 200, T), 1e-9); // above it: slots / t
         assertEquals(400.0, HttpService.latencyMillis(50, 200, T), 1e-9);
         assertEquals(2_000.0, HttpService.latencyMillis(1_000, 200, T), 1e-9);
         assertThrows(IllegalArgumentException.class, () -> HttpService.throughput(0, 200, T));
@@ -38,11 +38,11 @@ class HttpServiceTest {
     @Test
     void bandsCountWholeWaves() {
         Duration delta = Duration.ofMillis(10);
-        Band q = HttpService.queueBand(1_000, 198, T, delta);     // 5.05 waves: 5 at least, 6 + 1 late at most
+        Band q = HttpService.queueBand(1_000, 198, T, delta); // 5.05 waves: 5 at least, 6 + 1 late at most
         assertEquals(5 * 400.0, q.lo(), 1e-9);
         assertEquals(7 * 410.0, q.hi(), 1e-9);
         Band slot = HttpService.slotBand(T, Duration.ofMillis(2_400), delta);
-        assertEquals(400.0 * 2_400 / 2_800, slot.lo(), 1e-9);      // a window can cut off one wave
+        assertEquals(400.0 * 2_400 / 2_800, slot.lo(), 1e-9); // a window can cut off one wave
         assertEquals(410.0 * 2_400 / 1_990, slot.hi(), 1e-9);
         assertTrue(slot.contains(400) && !slot.contains(800));
         Band shed = HttpService.shedBand(T, Duration.ofMillis(100), delta);
@@ -66,20 +66,34 @@ class HttpServiceTest {
         for (String ok : List.of("http://127.0.0.1:8080/", "http://localhost:1/", "http://[::1]:9/")) {
             LoadRecorder.requireLoopback(URI.create(ok));
         }
-        for (String no : List.of("http://10.1.2.3:8080/", "http://93.184.216.34/", "https://127.0.0.1:8443/", "file:///etc/passwd")) {
+        for (String no : List.of(
+                "http://10.1.2.3:8080/", "http://93.184.216.34/", "https://127.0.0.1:8443/", "file:///etc/passwd")) {
             assertThrows(IllegalArgumentException.class, () -> LoadRecorder.requireLoopback(URI.create(no)), no);
-            assertThrows(IllegalArgumentException.class, () -> LoadRecorder.start("x", URI.create(no), 1,
-                    Duration.ZERO, Duration.ofSeconds(1), 10), no);
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> LoadRecorder.start("x", URI.create(no), 1, Duration.ZERO, Duration.ofSeconds(1), 10),
+                    no);
         }
     }
 
     @Test
     void outcomesAreSortedAndTheCountIsBounded() throws Exception {
-        var rec = LoadRecorder.start("sorted", URI.create("http://127.0.0.1:1/"), 1, Duration.ZERO, Duration.ofMinutes(5), 7);
-        List<LoadRecorder.Exchange> exchanges = List.of(() -> 200, () -> 204, () -> 503, () -> 500,
-                () -> { throw new HttpTimeoutException("no answer"); },
-                () -> { throw new IOException("connect failed", new ConnectException("Connection refused")); },
-                () -> { throw new IOException("reset"); });
+        var rec = LoadRecorder.start(
+                "sorted", URI.create("http://127.0.0.1:1/"), 1, Duration.ZERO, Duration.ofMinutes(5), 7);
+        List<LoadRecorder.Exchange> exchanges = List.of(
+                () -> 200,
+                () -> 204,
+                () -> 503,
+                () -> 500,
+                () -> {
+                    throw new HttpTimeoutException("no answer");
+                },
+                () -> {
+                    throw new IOException("connect failed", new ConnectException("Connection refused"));
+                },
+                () -> {
+                    throw new IOException("reset");
+                });
         var statuses = new ArrayList<Integer>();
         for (var e : exchanges) {
             assertTrue(rec.more(), "requests are left");
@@ -89,10 +103,10 @@ class HttpServiceTest {
         assertEquals(-1, rec.exchange(() -> 200), "no request left to send");
         assertEquals(List.of(200, 204, 503, 500, -1, -1, -1), statuses);
         LoadResult r = rec.stop(new HandlerMeter());
-        assertEquals(3, r.answered());   // 2xx and 503: the answers whose latency counts
+        assertEquals(3, r.answered()); // 2xx and 503: the answers whose latency counts
         assertEquals(2, r.ok());
         assertEquals(1, r.shed());
-        assertEquals(2, r.errors());   // the 500 and the reset
+        assertEquals(2, r.errors()); // the 500 and the reset
         assertEquals(1, r.timeouts());
         assertEquals(1, r.refused());
         assertEquals(4, r.failed());
@@ -125,9 +139,9 @@ class HttpServiceTest {
         long from = System.nanoTime();
         var held = meter.enter();
         long heldSince = System.nanoTime();
-        while (System.nanoTime() - heldSince < 3_000_000) Thread.onSpinWait();   // held at least 3 ms
+        while (System.nanoTime() - heldSince < 3_000_000) Thread.onSpinWait(); // held at least 3 ms
         held.close();
-        held.close();                                                              // a second close counts nothing
+        held.close(); // a second close counts nothing
         long to = System.nanoTime();
         assertTrue(meter.quantileMillis(0.99, from, to) >= 3.0, "the held visit is in the window");
         assertFalse(Double.isNaN(meter.quantileMillis(0.99, before, from)), "the quick visit is in the earlier window");
@@ -166,7 +180,8 @@ class HttpServiceTest {
     /** A plan bounded by its count, 200 requests, not by its five-minute window: for counts, never for times. */
     static HttpService.Plan small() {
         var t = Duration.ofMillis(20);
-        return new HttpService.Plan(t, List.of(20), Duration.ZERO, Duration.ofMinutes(5), 200, t, Duration.ofMillis(10));
+        return new HttpService.Plan(
+                t, List.of(20), Duration.ZERO, Duration.ofMinutes(5), 200, t, Duration.ofMillis(10));
     }
 
     @Test
@@ -175,10 +190,15 @@ class HttpServiceTest {
         var before = HttpService.Leftovers.now();
         Database db = new SimulatedDatabase(5, plan.t(), Duration.ofMinutes(1));
         LoadResult pool = HttpService.run("pool", new QueuedThreadPool(20), m -> HttpService.service(db, m), 20, plan);
-        LoadResult virtual = HttpService.run("virtual", HttpService.virtualThreads(), m -> HttpService.service(db, m), 20, plan);
+        LoadResult virtual =
+                HttpService.run("virtual", HttpService.virtualThreads(), m -> HttpService.service(db, m), 20, plan);
         var permits = new java.util.concurrent.Semaphore(5);
-        LoadResult shedding = HttpService.run("shedding", HttpService.virtualThreads(),
-                m -> HttpService.shedding(db, m, permits, Duration.ZERO), 20, plan);
+        LoadResult shedding = HttpService.run(
+                "shedding",
+                HttpService.virtualThreads(),
+                m -> HttpService.shedding(db, m, permits, Duration.ZERO),
+                20,
+                plan);
         for (LoadResult r : List.of(pool, virtual, shedding)) {
             assertTrue(r.answered() > 0, r.toString());
             assertEquals(0, r.failed(), r.toString());
@@ -194,8 +214,14 @@ class HttpServiceTest {
 
     @Test
     void anInterruptedRunStopsItsServerAndClients() throws Exception {
-        var plan = new HttpService.Plan(Duration.ofMillis(20), List.of(10), Duration.ZERO, Duration.ofMinutes(5), 1_000_000,
-                Duration.ofMillis(20), Duration.ofMillis(10));
+        var plan = new HttpService.Plan(
+                Duration.ofMillis(20),
+                List.of(10),
+                Duration.ZERO,
+                Duration.ofMinutes(5),
+                1_000_000,
+                Duration.ofMillis(20),
+                Duration.ofMillis(10));
         var before = HttpService.Leftovers.now();
         var downstreamReached = new CountDownLatch(1);
         var inner = new SimulatedDatabase(5, plan.t(), Duration.ofMinutes(1));
@@ -207,23 +233,29 @@ class HttpServiceTest {
             }
 
             @Override
-            public int connections() { return inner.connections(); }
+            public int connections() {
+                return inner.connections();
+            }
 
             @Override
-            public Duration connectionTimeout() { return inner.connectionTimeout(); }
+            public Duration connectionTimeout() {
+                return inner.connectionTimeout();
+            }
         };
         var outcome = new AtomicReference<Object>();
         Thread runner = Thread.ofPlatform().start(() -> {
             try {
-                outcome.set(HttpService.run("interrupted", HttpService.virtualThreads(), m -> HttpService.service(db, m), 10, plan));
+                outcome.set(HttpService.run(
+                        "interrupted", HttpService.virtualThreads(), m -> HttpService.service(db, m), 10, plan));
             } catch (Throwable e) {
                 outcome.set(e);
             }
         });
-        downstreamReached.await();           // the server is up and a request is inside
-        runner.interrupt();                  // as the kernel does when a learner stops the cell
-        runner.join();                       // a five-minute run ends now
-        assertTrue(outcome.get() instanceof LoadResult || outcome.get() instanceof InterruptedException,
+        downstreamReached.await(); // the server is up and a request is inside
+        runner.interrupt(); // as the kernel does when a learner stops the cell
+        runner.join(); // a five-minute run ends now
+        assertTrue(
+                outcome.get() instanceof LoadResult || outcome.get() instanceof InterruptedException,
                 "the run ends, with what it measured or with the interrupt: " + outcome.get());
         assertNothingLeft(before);
     }
@@ -232,7 +264,8 @@ class HttpServiceTest {
     static void assertNothingLeft(HttpService.Leftovers before) throws InterruptedException {
         // a stopped pool's last threads may still be on their way out: wait for each to end, then count
         for (var e : Thread.getAllStackTraces().entrySet()) {
-            if (HttpService.isServerThread(e.getKey().getName(), e.getValue()) && !before.threadNames().contains(e.getKey().getName())) {
+            if (HttpService.isServerThread(e.getKey().getName(), e.getValue())
+                    && !before.threadNames().contains(e.getKey().getName())) {
                 e.getKey().join(Duration.ofSeconds(30));
             }
         }
@@ -249,7 +282,8 @@ class HttpServiceTest {
     void thePlanKeepsTheShapeAtBothScales() {
         for (Scale s : Scale.values()) {
             var p = HttpService.Plan.at(s);
-            assertTrue(p.levels().getFirst() < HttpService.POOL && p.levels().getLast() > HttpService.DOWNSTREAM_LIMIT,
+            assertTrue(
+                    p.levels().getFirst() < HttpService.POOL && p.levels().getLast() > HttpService.DOWNSTREAM_LIMIT,
                     "a level below the pool and one above the downstream's limit at " + s);
             assertTrue(HttpService.DOWNSTREAM_LIMIT > HttpService.POOL, "virtual threads can pass the pool");
             assertTrue(p.window().compareTo(p.t().multipliedBy(2)) > 0, "a window of several waves at " + s);

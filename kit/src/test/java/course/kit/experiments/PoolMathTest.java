@@ -119,11 +119,14 @@ class PoolMathTest {
     @Test
     void theWavesChartDrawsAnyModel() throws Exception {
         RunResult r = batchOnLatch("1 on 1", 1, 1, false);
-        var chart = PoolMath.wavesChart(List.of(new PoolMath.Batch(3, 2, ofMillis(10), r)),
-                (n, p, t) -> t.multipliedBy(n), "your fixedPoolTime");
+        var chart = PoolMath.wavesChart(
+                List.of(new PoolMath.Batch(3, 2, ofMillis(10), r)),
+                (n, p, t) -> t.multipliedBy(n),
+                "your fixedPoolTime");
         var staircase = chart.getSeries("your fixedPoolTime, P = 2");
         // the model is evaluated at N = 1, 2, 3, each a flat step of width 1
-        assertEquals(List.of(10.0, 10.0, 20.0, 20.0, 30.0, 30.0),
+        assertEquals(
+                List.of(10.0, 10.0, 20.0, 20.0, 30.0, 30.0),
                 java.util.Arrays.stream(staircase.getYData()).boxed().toList());
     }
 
@@ -136,7 +139,8 @@ class PoolMathTest {
         assertEquals(30.0, pool.predictedPerSecond(), 1e-9);
         assertEquals(60.0, virtual.predictedPerSecond(), 1e-9);
         var chart = PoolMath.littleChart(List.of(pool, virtual));
-        assertEquals(List.of("predicted λ = L / W", "measured, fixed pools", "measured, virtual threads"),
+        assertEquals(
+                List.of("predicted λ = L / W", "measured, fixed pools", "measured, virtual threads"),
                 chart.getSeriesCollection().stream().map(s -> s.getName()).toList());
         assertEquals(2, PoolMath.littleTable(List.of(pool, virtual)).rowCount());
     }

@@ -15,10 +15,15 @@ public final class PostgresChild {
         Postgres.Server server = Postgres.embedded(parent, 0);
         Path data;
         try (var dirs = Files.list(parent)) {
-            data = dirs.filter(p -> p.getFileName().toString().startsWith("course-postgres-data-")).findFirst().orElseThrow();
+            data = dirs.filter(p -> p.getFileName().toString().startsWith("course-postgres-data-"))
+                    .findFirst()
+                    .orElseThrow();
         }
-        String pid = Files.readAllLines(data.resolve("postmaster.pid")).getFirst().strip();
-        try (var c = server.connect(); var st = c.createStatement(); var rs = st.executeQuery("SELECT current_user")) {
+        String pid =
+                Files.readAllLines(data.resolve("postmaster.pid")).getFirst().strip();
+        try (var c = server.connect();
+                var st = c.createStatement();
+                var rs = st.executeQuery("SELECT current_user")) {
             rs.next();
             System.out.println("USER " + rs.getString(1));
         }

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(180)
 class PostgresTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void theEmbeddedServerAnswersOnLoopbackAndThePoolLendsAtMostItsConnections() throws Exception {
@@ -61,8 +62,9 @@ class PostgresTest {
                 while (db.mxBean().getActiveConnections() < 2) Thread.onSpinWait(); // both lent, both in pg_sleep(3)
                 var e = assertThrows(SQLTransientConnectionException.class, () -> db.query(9));
                 assertTrue(e.getMessage().contains("Connection is not available"), e.getMessage());
-                try (var c = server.connect(); var q = c.prepareStatement(
-                        "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
+                try (var c = server.connect();
+                        var q = c.prepareStatement(
+                                "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
                     q.setString(1, db.applicationName());
                     var rs = q.executeQuery();
                     rs.next();
@@ -76,7 +78,8 @@ class PostgresTest {
 
     @Test
     void aPoolLargerThanTheServersMaxConnectionsIsRefusedWithTheFigures() {
-        var e = assertThrows(Postgres.Unavailable.class, () -> Postgres.server().pool(200, Duration.ofMillis(250), Duration.ZERO));
+        var e = assertThrows(
+                Postgres.Unavailable.class, () -> Postgres.server().pool(200, Duration.ofMillis(250), Duration.ZERO));
         String m = e.getMessage();
         assertTrue(m.contains("A pool of 200 connections does not fit"), m);
         assertTrue(m.contains("max_connections = " + Postgres.EMBEDDED_MAX_CONNECTIONS), m);
@@ -106,7 +109,10 @@ class PostgresTest {
             assertTrue(e.getMessage().contains("Fix:"), e.getMessage());
         }
         try (var left = Files.list(tmp)) {
-            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith("course-postgres-data-")).toList());
+            assertEquals(
+                    List.of(),
+                    left.filter(p -> p.getFileName().toString().startsWith("course-postgres-data-"))
+                            .toList());
         }
     }
 
@@ -126,14 +132,21 @@ class PostgresTest {
         try (var s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closed = s.getLocalPort(); // free again once closed: nothing listens there
         }
-        var env = Map.of(Postgres.URL_VARIABLE, "jdbc:postgresql://127.0.0.1:" + closed + "/course",
-                Postgres.USER_VARIABLE, "learner");
+        var env = Map.of(
+                Postgres.URL_VARIABLE,
+                "jdbc:postgresql://127.0.0.1:" + closed + "/course",
+                Postgres.USER_VARIABLE,
+                "learner");
         var e = assertThrows(Postgres.Unavailable.class, () -> Postgres.fromEnvironment(env));
         String m = e.getMessage();
-        assertTrue(m.startsWith("COURSE_JDBC_URL=jdbc:postgresql://127.0.0.1:" + closed + "/course cannot be reached as user learner"), m);
+        assertTrue(
+                m.startsWith("COURSE_JDBC_URL=jdbc:postgresql://127.0.0.1:" + closed
+                        + "/course cannot be reached as user learner"),
+                m);
         assertTrue(m.contains("Connection") && m.contains("refused"), m);
         assertTrue(m.contains("unset COURSE_JDBC_URL"), m);
-        var bad = assertThrows(Postgres.Unavailable.class, () -> Postgres.fromEnvironment(Map.of(Postgres.URL_VARIABLE, "mysql://x")));
+        var bad = assertThrows(
+                Postgres.Unavailable.class, () -> Postgres.fromEnvironment(Map.of(Postgres.URL_VARIABLE, "mysql://x")));
         assertTrue(bad.getMessage().contains("is not a PostgreSQL JDBC URL"), bad.getMessage());
     }
 
@@ -146,7 +159,8 @@ class PostgresTest {
     @Test
     void anUnprivilegedUserCanStartItToo() throws Exception {
         boolean root = "root".equals(System.getProperty("user.name"));
-        org.junit.jupiter.api.Assumptions.assumeTrue(root && Files.isExecutable(Path.of("/usr/sbin/runuser")),
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                root && Files.isExecutable(Path.of("/usr/sbin/runuser")),
                 "runs as root only: it starts the child JVM as user nobody with runuser");
         Path open = Files.createTempDirectory("course-postgres-test-");
         try {
@@ -165,7 +179,8 @@ class PostgresTest {
                 for (Path p : all.toList()) p.toFile().setReadable(true, false);
             }
             try (var dirs = Files.walk(cp)) {
-                for (Path p : dirs.filter(Files::isDirectory).toList()) p.toFile().setExecutable(true, false);
+                for (Path p : dirs.filter(Files::isDirectory).toList())
+                    p.toFile().setExecutable(true, false);
             }
             Path parent = Files.createDirectory(open.resolve("run"));
             Files.setPosixFilePermissions(parent, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -181,8 +196,12 @@ class PostgresTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         var cmd = new ArrayList<String>();
         if (asNobodyClassPath != null) cmd.addAll(List.of("/usr/sbin/runuser", "-u", "nobody", "--"));
-        cmd.addAll(List.of(java, "-cp", asNobodyClassPath != null ? asNobodyClassPath.getFirst()
-                : String.join(File.pathSeparator, classPath()), PostgresChild.class.getName(), parent.toString()));
+        cmd.addAll(List.of(
+                java,
+                "-cp",
+                asNobodyClassPath != null ? asNobodyClassPath.getFirst() : String.join(File.pathSeparator, classPath()),
+                PostgresChild.class.getName(),
+                parent.toString()));
         var proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(proc.getInputStream().readAllBytes());
         assertEquals(0, proc.waitFor(), output);
@@ -195,11 +214,14 @@ class PostgresTest {
         assertFalse(Files.exists(Path.of(out.get("DATA"))), "data folder left: " + out.get("DATA"));
         assertFalse(running(Long.parseLong(out.get("PID"))), "postgres process left: " + out.get("PID"));
         int port = Integer.parseInt(out.get("PORT"));
-        assertThrows(ConnectException.class, () -> {
-            try (var s = new Socket()) {
-                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2_000);
-            }
-        }, "something still listens on " + port);
+        assertThrows(
+                ConnectException.class,
+                () -> {
+                    try (var s = new Socket()) {
+                        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2_000);
+                    }
+                },
+                "something still listens on " + port);
         return out;
     }
 

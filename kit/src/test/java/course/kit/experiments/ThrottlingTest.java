@@ -74,33 +74,55 @@ class ThrottlingTest {
         assertArrayEquals(new int[] {70, 90}, Throttling.predictedTimeouts(100, 10, HOLD, 450_000_000));
         // T = 2.5 t: permits freed at t and 2t, 3 × 50; a caller that gave up at 3.1 t lets one more wave in
         assertArrayEquals(new int[] {150, 150}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 0));
-        assertArrayEquals(new int[] {150, 150}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 290_000_000));
-        assertArrayEquals(new int[] {150, 200}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 310_000_000));
+        assertArrayEquals(
+                new int[] {150, 150}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 290_000_000));
+        assertArrayEquals(
+                new int[] {150, 200}, Throttling.predictedAccepted(500, 50, ofMillis(250), ofMillis(100), 310_000_000));
         assertArrayEquals(new int[] {30, 30}, Throttling.predictedAccepted(30, 50, ofMillis(250), ofMillis(100), 0));
         assertEquals(500.0, Throttling.throughput(50, ofMillis(100)), 1e-9);
         var drain = Throttling.drain(500, 50, ofMillis(100), ofMillis(7));
         assertEquals(1_000.0, drain.lo(), 1e-9); // ⌈500/50⌉ = 10 waves of 100 ms
         assertTrue(drain.hi() > drain.lo() + 70); // 10 measured trips of 7 ms on top of the slack
-        assertEquals(300.0, Throttling.deadline(500, 50, ofMillis(250), ofMillis(100), Duration.ZERO).lo(), 1e-9);
-        assertEquals(100.0, Throttling.deadline(30, 50, ofMillis(250), ofMillis(100), Duration.ZERO).lo(), 1e-9); // one wave is all
+        assertEquals(
+                300.0,
+                Throttling.deadline(500, 50, ofMillis(250), ofMillis(100), Duration.ZERO)
+                        .lo(),
+                1e-9);
+        assertEquals(
+                100.0,
+                Throttling.deadline(30, 50, ofMillis(250), ofMillis(100), Duration.ZERO)
+                        .lo(),
+                1e-9); // one wave is all
     }
 
     @Test
     void countsFailuresByTheirExceptionClass() throws Exception {
         var rec = Recorder.start("mixed", 4);
         try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            threads.submit(rec.task(() -> { throw new SQLTransientConnectionException("timed out"); }));
-            threads.submit(rec.task(() -> { throw new SQLTransientConnectionException(); }));
-            threads.submit(rec.task(() -> { throw new IllegalStateException("call 4 failed"); }));
-            threads.submit(rec.task(() -> { }));
+            threads.submit(rec.task(() -> {
+                throw new SQLTransientConnectionException("timed out");
+            }));
+            threads.submit(rec.task(() -> {
+                throw new SQLTransientConnectionException();
+            }));
+            threads.submit(rec.task(() -> {
+                throw new IllegalStateException("call 4 failed");
+            }));
+            threads.submit(rec.task(() -> {}));
         }
         RunResult r = rec.stop();
         assertEquals(2, Throttling.timeouts(r));
         assertEquals(1, Throttling.failedWith(r, IllegalStateException.class));
-        long lastTimeout = r.records().stream().filter(t -> t.failure() != null && t.failure().startsWith("SQLTransient"))
-                .mapToLong(t -> t.endNanos()).max().orElseThrow();
+        long lastTimeout = r.records().stream()
+                .filter(t -> t.failure() != null && t.failure().startsWith("SQLTransient"))
+                .mapToLong(t -> t.endNanos())
+                .max()
+                .orElseThrow();
         // the one call that returned got going at least 1 ns before its end: the time-outs are the latest waits
-        assertEquals(lastTimeout, Throttling.lastWaitNanos(r, SQLTransientConnectionException.class, Duration.ofNanos(1_000_000_000_000L)));
+        assertEquals(
+                lastTimeout,
+                Throttling.lastWaitNanos(
+                        r, SQLTransientConnectionException.class, Duration.ofNanos(1_000_000_000_000L)));
         assertEquals(3, r.failed());
     }
 
@@ -139,8 +161,11 @@ class ThrottlingTest {
         var permits = new Semaphore(2);
         var out = new ByteArrayOutputStream();
         var gaveUp = new AtomicInteger();
-        ExecutorService threads = Throttling.deadlockGuard(permits, Executors.newVirtualThreadPerTaskExecutor(),
-                ofMillis(100), new PrintStream(out, true, StandardCharsets.UTF_8));
+        ExecutorService threads = Throttling.deadlockGuard(
+                permits,
+                Executors.newVirtualThreadPerTaskExecutor(),
+                ofMillis(100),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
         try (threads) {
             for (int i = 0; i < 5; i++) {
                 threads.submit(() -> {
@@ -163,8 +188,11 @@ class ThrottlingTest {
         var permits = new Semaphore(1);
         var never = new CountDownLatch(1);
         var out = new ByteArrayOutputStream();
-        ExecutorService threads = Throttling.deadlockGuard(permits, Executors.newVirtualThreadPerTaskExecutor(),
-                ofMillis(100), new PrintStream(out, true, StandardCharsets.UTF_8));
+        ExecutorService threads = Throttling.deadlockGuard(
+                permits,
+                Executors.newVirtualThreadPerTaskExecutor(),
+                ofMillis(100),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
         try (threads) {
             for (int i = 0; i < 3; i++) {
                 threads.submit(() -> {
@@ -188,8 +216,11 @@ class ThrottlingTest {
         var permits = new Semaphore(2);
         var out = new ByteArrayOutputStream();
         var ran = new AtomicInteger();
-        ExecutorService threads = Throttling.deadlockGuard(permits, Executors.newVirtualThreadPerTaskExecutor(),
-                ofMillis(100), new PrintStream(out, true, StandardCharsets.UTF_8));
+        ExecutorService threads = Throttling.deadlockGuard(
+                permits,
+                Executors.newVirtualThreadPerTaskExecutor(),
+                ofMillis(100),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
         try (threads) {
             for (int i = 0; i < 50; i++) {
                 threads.submit(() -> {
@@ -213,8 +244,10 @@ class ThrottlingTest {
     void theChartDrawsTheLimit() throws Exception {
         RunResult r = Throttling.throttled("curve", new SimulatedDatabase(5, ofMillis(3), WAIT), new Semaphore(5), 30);
         var chart = Throttling.inFlight("t", 5, r);
-        assertTrue(chart.getSeriesCollection().stream().anyMatch(s -> s.getName().equals("limit: 5")));
-        assertTrue(chart.getSeriesCollection().stream().anyMatch(s -> s.getName().equals("curve")));
+        assertTrue(
+                chart.getSeriesCollection().stream().anyMatch(s -> s.getName().equals("limit: 5")));
+        assertTrue(
+                chart.getSeriesCollection().stream().anyMatch(s -> s.getName().equals("curve")));
         var table = Throttling.table("t", r);
         assertEquals(1, table.rowCount());
         assertEquals(30, table.intColumn("rows returned").get(0));

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.Charts;
+import course.kit.Pool;
 import course.kit.Progress;
 import course.kit.Run;
-import course.kit.Pool;
 import course.kit.RunResult;
 import course.kit.Tables;
 import java.util.Base64;
@@ -28,7 +28,9 @@ class CourseDisplayProviderTest {
     private final List<DisplayRenderer> renderers = new CourseDisplayProvider().getDisplayRenderers();
 
     private DisplayRenderer rendererFor(Object o) {
-        return renderers.stream().filter(r -> r.rendererClass().isInstance(o)).findFirst()
+        return renderers.stream()
+                .filter(r -> r.rendererClass().isInstance(o))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no renderer for " + o.getClass()));
     }
 
@@ -82,7 +84,7 @@ class CourseDisplayProviderTest {
 
     @Test
     void aRunBecomesItsSummaryTable() throws Exception {
-        RunResult run = Run.tasks(Pool.fixed(2), 3, i -> { });
+        RunResult run = Run.tasks(Pool.fixed(2), 3, i -> {});
         DisplayData d = rendererFor(run).render(null, run);
         String html = (String) d.data().get("text/html");
         assertTrue(html.contains("<table") && html.contains("peak in flight") && html.contains(run.name()), html);
