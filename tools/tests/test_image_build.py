@@ -228,8 +228,10 @@ def test_the_images_maven_repository_builds_the_course_offline(tmp_path):
     assert (conda / "share" / "jupyter" / "kernels" / "vthreads-java" / "kernel.json").is_file()
     assert json.loads((tmp_path / "course-build" / "grade.json").read_text())["tests"]
 
-    # 5. A learner's `./course test` starts with `mvn verify`: surefire's JUnit Platform provider must be there
-    #    too. No test is selected, so this proves the resolution without running timed tests.
+    # 5. A learner's `./course test` starts with `mvn verify`: surefire's and failsafe's JUnit Platform provider
+    #    must be there too. No unit test and no integration test is selected, so this proves the resolution
+    #    without running timed tests, or grading every exercise again (the ITs took minutes here).
     r = run(["mvn", "-B", "-q", "--offline", "verify", "-Dtest=NoSuchTestInThisCourse",
-             "-Dsurefire.failIfNoSpecifiedTests=false"], work, env)
+             "-Dsurefire.failIfNoSpecifiedTests=false", "-Dit.test=NoSuchTestInThisCourse",
+             "-Dfailsafe.failIfNoSpecifiedTests=false"], work, env)
     assert r.returncode == 0, f"mvn verify offline failed: the image's repository lacks a test plugin\n{show(r)}"
