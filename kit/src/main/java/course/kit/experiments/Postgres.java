@@ -236,6 +236,7 @@ public final class Postgres {
         Runtime.getRuntime()
                 .addShutdownHook(
                         Thread.ofPlatform().name("course-postgres-stop").unstarted(() -> stopNow(data)));
+        watchForKill(data);
         Server s = new Server(
                 "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres",
                 "postgres",
@@ -259,6 +260,30 @@ public final class Postgres {
                                     + "with %s.",
                             p, rootMessage(e), URL_VARIABLE),
                     e);
+        }
+    }
+
+    /**
+     * A shutdown hook does not run when the kernel is killed (the out-of-memory killer, {@code kill -9}): a small
+     * shell in a session of its own waits for this JVM to go, then stops the server as {@link #stopNow} does and
+     * deletes its folder. After a normal exit the hook has done both, and it finds nothing left to do.
+     */
+    private static void watchForKill(Path data) {
+        try {
+            long jvm = ProcessHandle.current().pid();
+            String pid = Files.readAllLines(data.resolve("postmaster.pid"))
+                    .getFirst()
+                    .strip();
+            String script = "while kill -0 " + jvm + " 2>/dev/null; do sleep 1; done; "
+                    + "if [ -d '" + data + "' ]; then kill -QUIT " + pid + " 2>/dev/null; sleep 2; "
+                    + "kill -KILL " + pid + " 2>/dev/null; rm -rf '" + data + "'; fi";
+            new ProcessBuilder("setsid", "/bin/sh", "-c", script)
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+        } catch (IOException | RuntimeException e) {
+            // no setsid or no pid file: the shutdown hook alone stops the server, as long as the JVM exits normally
         }
     }
 

@@ -5,7 +5,8 @@ import java.nio.file.Path;
 
 /**
  * A JVM of its own for {@link PostgresTest}: starts the embedded server with its folders under {@code args[0]},
- * prints its data folder, port and server process id, and exits normally, leaving the shutdown hook to stop it.
+ * prints its data folder, port and server process id, and exits normally, leaving the shutdown hook to stop it;
+ * with a second argument {@code wait}, it then waits until its standard input ends (or it is killed).
  */
 public final class PostgresChild {
     private PostgresChild() {}
@@ -32,5 +33,10 @@ public final class PostgresChild {
         System.out.println("PORT " + server.url().replaceAll(".*:(\\d+)/.*", "$1"));
         System.out.println("PID " + pid);
         System.out.println("STARTUP_MS " + server.startup().toMillis());
+        if (args.length > 1 && args[1].equals("wait")) {
+            System.out.println("WAITING");
+            System.out.flush();
+            System.in.read();
+        }
     }
 }

@@ -155,6 +155,36 @@ class PostgresTest {
         childRun(tmp, null);
     }
 
+    /** A killed kernel runs no shutdown hook: the watcher the kit leaves behind stops the server and deletes its data. */
+    @Test
+    @Timeout(120)
+    void whenTheJvmIsKilledTheWatcherStopsTheServerAndDeletesItsData() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        var proc = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        String.join(File.pathSeparator, classPath()),
+                        PostgresChild.class.getName(),
+                        tmp.toString(),
+                        "wait")
+                .redirectErrorStream(true)
+                .start();
+        var out = new HashMap<String, String>();
+        var lines = new java.io.BufferedReader(new java.io.InputStreamReader(proc.getInputStream()));
+        for (String line; (line = lines.readLine()) != null && !line.equals("WAITING"); ) {
+            int sp = line.indexOf(' ');
+            if (sp > 0) out.put(line.substring(0, sp), line.substring(sp + 1));
+        }
+        assertTrue(out.containsKey("DATA") && out.containsKey("PID"), "the child printed " + out);
+        Path data = Path.of(out.get("DATA"));
+        long pid = Long.parseLong(out.get("PID"));
+        assertTrue(running(pid) && Files.isDirectory(data), "the server runs before the kill");
+        proc.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs
+        while (running(pid) || Files.exists(data)) Thread.sleep(100); // the watcher's work; @Timeout bounds it
+        assertFalse(running(pid));
+        assertFalse(Files.exists(data));
+    }
+
     /** As root (CI, the development machines), also as an unprivileged user, as the Docker image's notebook user. */
     @Test
     void anUnprivilegedUserCanStartItToo() throws Exception {
