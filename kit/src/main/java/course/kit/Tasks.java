@@ -46,7 +46,8 @@ public final class Tasks {
      * 150 ms of CPU, so the JIT has compiled it), then takes the <em>fastest</em> of seven timed burns: on a
      * virtual machine whose host is busy, time stolen from a running thread is still counted as its CPU time,
      * so a slow burn is the host's doing, and a calibration from it would make later tasks shorter than their
-     * target. From the fastest, a task takes at least its target, never less. Where the JVM has no thread CPU
+     * target. From the fastest, a task takes at least its target, never less. Two burns of a task's own size (up
+     * to 200 ms) come last: a long burn can run faster than the short probes, and the faster rate wins. Where the JVM has no thread CPU
      * clock it falls back to the wall clock.
      */
     public static long calibrate(Duration target) throws InterruptedException {
@@ -68,6 +69,17 @@ public final class Tasks {
             rates[i] = probe * 1_000_000_000L / ns; // rounds per second
         }
         java.util.Arrays.sort(rates);
-        return Math.max(1, (long) (rates[rates.length - 1] * (target.toNanos() / 1e9)));
+        long rate = rates[rates.length - 1];
+        // A task is one long burn, which the JIT may run faster than these short probes (its loop compiled on the
+        // stack, then again in full): two burns of a task's size, up to 200 ms, set the rate, the faster of the two.
+        long big = Math.max(probe, (long) (rate * Math.min(target.toNanos(), 200_000_000L) / 1e9));
+        long fastest = Long.MAX_VALUE;
+        for (int i = 0; i < 2; i++) {
+            long c0 = clock.getAsLong();
+            sink += burn(big);
+            fastest = Math.min(fastest, Math.max(1, clock.getAsLong() - c0));
+        }
+        rate = Math.max(rate, big * 1_000_000_000L / fastest);
+        return Math.max(1, (long) (rate * (target.toNanos() / 1e9)));
     }
 }
