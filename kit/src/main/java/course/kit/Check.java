@@ -45,6 +45,13 @@ public final class Check {
         T run() throws Exception;
     }
 
+    /** The band for one try's result, for a prediction that allows for what that try measured about itself. */
+    @FunctionalInterface
+    public interface BandFor<T> {
+        /** The band this result is judged against. */
+        Band of(T result);
+    }
+
     /** What to read off an experiment's result, in the band's unit. */
     @FunctionalInterface
     public interface Reading<T> {
@@ -72,13 +79,33 @@ public final class Check {
     public static <T> T timing(String what, Band band, Attempt<T> attempt, Reading<T> reading, Machine.Meter meter)
             throws Exception {
         java.util.Objects.requireNonNull(band, "band");
+        return timing(what, r -> band, attempt, reading, meter);
+    }
+
+    /**
+     * {@link #timing(String, Band, Attempt, Reading)} with a band for each try, computed from that try's result:
+     * for a prediction that allows for something the run measured about itself, such as the garbage
+     * collector's pauses during it ({@link GcPauses}). The lines show the last try's band.
+     */
+    public static <T> T timing(String what, BandFor<T> bandFor, Attempt<T> attempt, Reading<T> reading)
+            throws Exception {
+        return timing(what, bandFor, attempt, reading, Machine.system());
+    }
+
+    /** {@link #timing(String, BandFor, Attempt, Reading)} with the given load meter (tests use a fixed one). */
+    public static <T> T timing(
+            String what, BandFor<T> bandFor, Attempt<T> attempt, Reading<T> reading, Machine.Meter meter)
+            throws Exception {
+        java.util.Objects.requireNonNull(bandFor, "bandFor");
         var figures = new java.util.ArrayList<Double>();
         var loads = new java.util.ArrayList<Machine.Load>();
         T result = null;
+        Band band = null;
         for (int i = 1; i <= TIMING_TRIES; i++) {
             var window = meter.begin();
             result = attempt.run();
             var load = window.end();
+            band = java.util.Objects.requireNonNull(bandFor.of(result), "bandFor gave no band");
             double m = reading.of(result);
             figures.add(m);
             loads.add(load);

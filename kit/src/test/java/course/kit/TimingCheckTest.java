@@ -146,4 +146,33 @@ class TimingCheckTest {
         assertTrue(Band.of(1, 2, "ms").contains(2));
         assertFalse(Band.of(1, 2, "ms").contains(2.001));
     }
+
+    /** Each try judged against a band computed from its own result: here the figure's tenth allows for itself. */
+    @Test
+    void aBandForEachTryJudgesEachTryByWhatItMeasured() throws Exception {
+        var count = new AtomicInteger();
+        Check.BandFor<Double> band =
+                x -> new Band(100, 110 + (x >= 130 ? 30 : 0), "ms", "allows " + (x >= 130 ? 30 : 0));
+        double passed = Check.timing("gc", band, runs(count, 120, 135), x -> x, Machine.fixed(0.02));
+        assertEquals(135, passed, "the second try's own band held it");
+        assertEquals(2, count.get());
+        assertTrue(
+                printed().contains(Check.PASS + " gc: measured 135 ms, predicted 100 ms … 140 ms (allows 30)"),
+                printed());
+    }
+
+    @Test
+    void aBandForEachTryStillFailsOnAQuietMachine() {
+        var count = new AtomicInteger();
+        Check.BandFor<Double> band = x -> new Band(100, 110 + 30, "ms", "GC pauses 30 ms");
+        var e = assertThrows(
+                Check.Failed.class,
+                () -> Check.timing("gc", band, runs(count, 150, 160, 170), x -> x, Machine.fixed(0.02)));
+        assertEquals(Check.TIMING_TRIES, count.get());
+        assertTrue(
+                e.getMessage()
+                        .startsWith(Check.FAIL + " gc: measured 170 ms, predicted 100 ms … 140 ms (GC pauses 30 ms)"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("the machine was quiet"), e.getMessage());
+    }
 }

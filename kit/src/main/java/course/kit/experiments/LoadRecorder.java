@@ -41,6 +41,7 @@ public final class LoadRecorder {
     private final byte[] outcomes;
     private final AtomicInteger issued = new AtomicInteger();
     private final AtomicLong spentAt = new AtomicLong(Long.MAX_VALUE);
+    private final course.kit.GcPauses gc; // listens from start() to stop()
 
     private LoadRecorder(String name, int clients, Duration warmUp, Duration window, int maxRequests) {
         this.name = name;
@@ -52,6 +53,7 @@ public final class LoadRecorder {
         this.t0 = System.nanoTime();
         this.measureFrom = t0 + warmUp.toNanos();
         this.measureTo = measureFrom + window.toNanos();
+        this.gc = course.kit.GcPauses.listen();
     }
 
     /**
@@ -175,6 +177,7 @@ public final class LoadRecorder {
     /** The figures of the run; call it after every client has ended. {@code meter} is the server's. */
     public LoadResult stop(HandlerMeter meter) {
         Objects.requireNonNull(meter, "meter");
+        gc.close();
         int n = requests();
         long to = Math.min(measureTo, spentAt.get());
         long answered = 0, ok = 0, shed = 0, errors = 0, timeouts = 0, refused = 0, okInWindow = 0;
@@ -221,7 +224,8 @@ public final class LoadRecorder {
                 n,
                 meter.peak(),
                 meter.threadKind(),
-                meter.quantileMillis(0.99, measureFrom, to));
+                meter.quantileMillis(0.99, measureFrom, to),
+                gc.pausesBetween(measureFrom, to));
     }
 
     /** The {@code q} quantile (nearest rank) of the first {@code n} values, in ms; NaN when n is 0. */

@@ -23,6 +23,7 @@ package course.kit.experiments;
  * @param threadKind    the kind of thread that ran the handler: virtual, platform, mixed or none
  * @param handlerP99Millis 99th percentile of the time the requests that entered the handler in the window spent
  *                      in it (the server's own share of the latency; NaN when none entered)
+ * @param gcPauses      the garbage collector's stop-the-world pauses that overlapped the measuring window
  */
 public record LoadResult(
         String name,
@@ -41,7 +42,19 @@ public record LoadResult(
         long requests,
         int peakInHandler,
         String threadKind,
-        double handlerP99Millis) {
+        double handlerP99Millis,
+        java.util.List<course.kit.GcPauses.Pause> gcPauses) {
+    public LoadResult {
+        gcPauses = java.util.List.copyOf(java.util.Objects.requireNonNull(gcPauses, "gcPauses"));
+    }
+
+    /**
+     * The most time the garbage collector stopped every thread within any one stretch of {@code span} in the
+     * measuring window: how much a request that lasts {@code span} can have waited for the collector alone.
+     */
+    public java.time.Duration gcPaused(java.time.Duration span) {
+        return course.kit.GcPauses.mostWithin(gcPauses, span);
+    }
     /** Requests that failed without an answer or with an error status (503s excluded). */
     public long failed() {
         return errors + timeouts + refused;

@@ -49,6 +49,24 @@ class HttpServiceTest {
         assertEquals(400.0, shed.lo(), 1e-9);
         assertTrue(shed.hi() > 510 && shed.hi() < 2 * 400, "t + maxWait + δ plus the fixed slack, below two waves");
         assertThrows(IllegalArgumentException.class, () -> HttpService.slotBand(T, T, delta));
+        Band paused = HttpService.shedBand(T, Duration.ofMillis(100), delta, Duration.ofMillis(150));
+        assertEquals(shed.hi() + 150, paused.hi(), 1e-9, "the GC pauses a request can meet raise the top");
+        assertEquals(shed.lo(), paused.lo(), 1e-9, "and never the bottom");
+        assertTrue(paused.why().contains("GC pauses 150 ms"), paused.why());
+        assertFalse(shed.why().contains("GC"), shed.why());
+    }
+
+    @Test
+    void aRunCarriesTheGcPausesThatARequestCanMeet() {
+        long ms = 1_000_000L;
+        var pauses = List.of(
+                new course.kit.GcPauses.Pause("G1 Young Generation", "G1 Evacuation Pause", 0, 80 * ms),
+                new course.kit.GcPauses.Pause("G1 Young Generation", "G1 Evacuation Pause", 1_000 * ms, 30 * ms),
+                new course.kit.GcPauses.Pause("G1 Young Generation", "G1 Evacuation Pause", 1_200 * ms, 120 * ms));
+        var r = new LoadResult("r", 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, "virtual", 1, pauses);
+        assertEquals(Duration.ofMillis(150), r.gcPaused(Duration.ofMillis(500)));
+        assertEquals(Duration.ofMillis(100), r.gcPaused(Duration.ofMillis(100)), "100 ms of the 120-ms pause");
+        assertEquals(Duration.ZERO, result("none").gcPaused(Duration.ofMillis(500)));
     }
 
     @Test
@@ -275,7 +293,7 @@ class HttpServiceTest {
     }
 
     private static LoadResult result(String name) {
-        return new LoadResult(name, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, "virtual", 1);
+        return new LoadResult(name, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, "virtual", 1, List.of());
     }
 
     @Test
