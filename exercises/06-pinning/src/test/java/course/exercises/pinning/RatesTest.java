@@ -83,16 +83,26 @@ class RatesTest {
         }
 
         /**
-         * Waits for every caller. Callers that never parked may be spinning on every carrier, so that the
-         * fetching thread can never run again: then the scheduler gets a carrier per caller until they are done.
+         * Lets the fetch finish, then waits for every caller. Callers that never parked may be spinning on every
+         * carrier, so that the released fetch could never run again: then the scheduler's parallelism is raised
+         * to a carrier per caller. The scheduler only adds a carrier when work arrives in an empty queue, so
+         * while a caller is still running, a new platform thread hands it an empty virtual thread as well.
          */
-        void join(boolean parked) throws InterruptedException {
+        void releaseAndJoin(CountDownLatch release, boolean parked) throws InterruptedException {
             if (parked) {
+                release.countDown();
                 for (Thread t : threads) t.join();
                 return;
             }
-            try (var lent = Carriers.parallelism(Carriers.scheduler().getParallelism() + threads.size())) {
-                for (Thread t : threads) t.join();
+            try (var lent = Carriers.parallelism(Carriers.scheduler().getParallelism() + threads.size() + 1)) {
+                release.countDown();
+                for (Thread t : threads) {
+                    while (!t.join(Duration.ofMillis(50))) {
+                        Thread.ofPlatform()
+                                .start(() -> Thread.ofVirtual().start(() -> {}))
+                                .join();
+                    }
+                }
             }
         }
     }
@@ -152,8 +162,7 @@ class RatesTest {
             assertTrue(source.entered.await(10, TimeUnit.SECONDS), "no caller fetched");
             parked = callers.allParked(Duration.ofSeconds(3));
         } finally {
-            source.release.countDown();
-            callers.join(parked);
+            callers.releaseAndJoin(source.release, parked);
         }
         assertEquals(List.of(), List.copyOf(callers.failures), "exceptions thrown by callers");
         assertEquals(64, callers.results.size(), "callers that got a rate");
@@ -176,8 +185,7 @@ class RatesTest {
                 assertTrue(source.entered.await(10, TimeUnit.SECONDS), "no caller fetched");
                 parked[0] = callers.allParked(Duration.ofSeconds(3));
             } finally {
-                source.release.countDown();
-                callers.join(parked[0]);
+                callers.releaseAndJoin(source.release, parked[0]);
             }
         });
         List<PinnedEvents.Pin> ours = PinnedEvents.of(pins, n -> n.startsWith("caller-"));
@@ -209,8 +217,7 @@ class RatesTest {
                     + " callers waited for the fetch did not run: the callers hold all " + carriers
                     + " carriers (do they spin, or wait inside a class initialiser, instead of parking?)");
         } finally {
-            source.release.countDown();
-            callers.join(parked);
+            callers.releaseAndJoin(source.release, parked);
             if (probe != null) probe.join();
         }
     }
