@@ -69,6 +69,21 @@ class RatesTest {
         }
 
         /**
+         * Waits until a caller is inside {@code source}'s fetch, for up to 10 s; fails at once when every caller
+         * has returned without calling it.
+         */
+        void awaitFetch(SlowSource source) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!source.entered.await(10, TimeUnit.MILLISECONDS)) {
+                if (threads.stream().noneMatch(Thread::isAlive)) {
+                    fail("all " + threads.size() + " callers returned without calling this Rates' own source"
+                            + " (does something shared between Rates objects, a static field say, answer for it?)");
+                }
+                assertTrue(System.nanoTime() < deadline, "no caller fetched within 10 s");
+            }
+        }
+
+        /**
          * Waits until every caller is parked (WAITING): all of them are then inside {@code rate}, waiting for the
          * fetch. Gives up after {@code limit} (callers that spin, or that are stuck behind pinned carriers, never
          * park) and says whether they all parked.
@@ -159,7 +174,7 @@ class RatesTest {
         var callers = new Callers(rates, 64);
         boolean parked = false;
         try {
-            assertTrue(source.entered.await(10, TimeUnit.SECONDS), "no caller fetched");
+            callers.awaitFetch(source);
             parked = callers.allParked(Duration.ofSeconds(3));
         } finally {
             callers.releaseAndJoin(source.release, parked);
@@ -182,7 +197,7 @@ class RatesTest {
         List<PinnedEvents.Pin> pins = PinnedEvents.during(Duration.ZERO, () -> {
             var callers = new Callers(rates, 16);
             try {
-                assertTrue(source.entered.await(10, TimeUnit.SECONDS), "no caller fetched");
+                callers.awaitFetch(source);
                 parked[0] = callers.allParked(Duration.ofSeconds(3));
             } finally {
                 callers.releaseAndJoin(source.release, parked[0]);
@@ -210,7 +225,7 @@ class RatesTest {
         Thread probe = null;
         boolean parked = false;
         try {
-            assertTrue(source.entered.await(10, TimeUnit.SECONDS), "no caller fetched");
+            callers.awaitFetch(source);
             parked = callers.allParked(Duration.ofSeconds(3));
             probe = Thread.ofVirtual().name("probe").start(probeRan::countDown);
             assertTrue(probeRan.await(3, TimeUnit.SECONDS), "a virtual thread started while " + 4 * carriers
