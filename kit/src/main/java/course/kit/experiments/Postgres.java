@@ -263,6 +263,12 @@ public final class Postgres {
         }
     }
 
+    /** The server's process id: the first line of {@code postmaster.pid} in its data folder. */
+    static long serverPid(Path data) throws java.io.IOException {
+        return Long.parseLong(
+                Files.readAllLines(data.resolve("postmaster.pid")).getFirst().strip());
+    }
+
     /**
      * A shutdown hook does not run when the kernel is killed (the out-of-memory killer, {@code kill -9}): a small
      * shell in a session of its own waits for this JVM to go, then stops the server as {@link #stopNow} does and
@@ -271,9 +277,7 @@ public final class Postgres {
     private static void watchForKill(Path data) {
         try {
             long jvm = ProcessHandle.current().pid();
-            String pid = Files.readAllLines(data.resolve("postmaster.pid"))
-                    .getFirst()
-                    .strip();
+            long pid = serverPid(data);
             String script = "while kill -0 " + jvm + " 2>/dev/null; do sleep 1; done; "
                     + "if [ -d '" + data + "' ]; then kill -QUIT " + pid + " 2>/dev/null; sleep 2; "
                     + "kill -KILL " + pid + " 2>/dev/null; rm -rf '" + data + "'; fi";
@@ -295,9 +299,7 @@ public final class Postgres {
      */
     static void stopNow(Path data) {
         try {
-            long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid"))
-                    .getFirst()
-                    .strip());
+            long pid = serverPid(data);
             if (running(pid)) {
                 new ProcessBuilder("/bin/sh", "-c", "kill -QUIT " + pid)
                         .redirectErrorStream(true)
