@@ -110,15 +110,35 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
     }
 
     /**
-     * Grades every folder in {@code classDir}, one learner after the other, printing progress.
+     * Grades every folder in {@code classDir}, as many learners at once as this machine has cores, printing
+     * progress.
+     *
+     * @see #grade(Grader, Path, List, PrintStream, int)
+     */
+    public static ClassReport grade(Grader grader, Path classDir, List<String> exercises, PrintStream progress)
+            throws IOException {
+        return grade(grader, classDir, exercises, progress, defaultJobs());
+    }
+
+    /** How many learners {@link #grade} grades at once by default: one per core. */
+    public static int defaultJobs() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Grades every folder in {@code classDir}, {@code jobs} learners at once, printing a line when each learner
+     * starts and one when each is graded. Each learner's exercises are graded one after the other, each in test
+     * JVMs of its own, so learners never share a JVM. A grader failure on one folder costs only that learner's row.
      *
      * @param grader    the grader (its course folder gives the tests and the stubs)
      * @param classDir  one folder per learner: their {@code exercises/} (or a copy of the course), or bare files
      * @param exercises the exercises to grade; empty for all
-     * @param progress  where to print one line per learner
+     * @param progress  where to print the progress lines
+     * @param jobs      learners graded at once, at least 1
      */
-    public static ClassReport grade(Grader grader, Path classDir, List<String> exercises, PrintStream progress)
-            throws IOException {
+    public static ClassReport grade(
+            Grader grader, Path classDir, List<String> exercises, PrintStream progress, int jobs) throws IOException {
+        if (jobs < 1) throw new IllegalArgumentException("jobs must be at least 1, not " + jobs);
         List<String> chosen = exercises.isEmpty() ? Grader.exercises() : exercises;
         List<Path> folders;
         try (Stream<Path> s = Files.list(classDir)) {
@@ -131,37 +151,26 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             throw new IllegalArgumentException(classDir + " holds no learner folders");
         }
         long t0 = System.nanoTime();
-        List<Learner> learners = new ArrayList<>();
-        int i = 0;
-        for (Path folder : folders) {
-            i++;
-            String name = folder.getFileName().toString();
-            progress.printf(Locale.ROOT, "[%d/%d] %s …%n", i, folders.size(), name);
-            progress.flush();
-            long started = System.nanoTime();
-            Learner learner;
-            try {
-                GradeReport report = gradeOne(grader, folder, chosen);
-                learner = new Learner(name, report, Duration.ofNanos(System.nanoTime() - started), null);
-            } catch (RuntimeException | IOException e) {
-                learner = new Learner(
-                        name,
-                        null,
-                        Duration.ofNanos(System.nanoTime() - started),
-                        "not graded: the grader failed on this folder: " + e);
+        int n = folders.size();
+        List<java.util.concurrent.Future<Learner>> graded = new ArrayList<>();
+        // Platform threads: each one mostly waits for a test JVM; jobs bounds how many of those run at once.
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(jobs, n))) {
+            for (int i = 0; i < n; i++) {
+                Path folder = folders.get(i);
+                int number = i + 1;
+                graded.add(pool.submit(() -> gradeLearner(grader, folder, chosen, number, n, progress)));
             }
-            learners.add(learner);
-            progress.printf(
-                    Locale.ROOT,
-                    "[%d/%d] %s: %s in %.1f s%n",
-                    i,
-                    folders.size(),
-                    name,
-                    learner.report() == null
-                            ? learner.failure()
-                            : learner.report().score() + "/" + learner.report().maxScore() + " points",
-                    learner.elapsed().toMillis() / 1000.0);
-            progress.flush();
+        }
+        List<Learner> learners = new ArrayList<>();
+        for (var f : graded) {
+            try {
+                learners.add(f.get());
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("grading a learner failed unexpectedly", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while grading the class", e);
+            }
         }
         List<TestKey> keys = new ArrayList<>();
         for (Learner l : learners) {
@@ -181,6 +190,42 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         }
         keys.sort(Comparator.comparingInt((TestKey k) -> chosen.indexOf(k.exercise())));
         return new ClassReport(learners, keys, Duration.ofNanos(System.nanoTime() - t0));
+    }
+
+    /** Grades one learner's folder, printing a line when it starts and one when it is graded. */
+    private static Learner gradeLearner(
+            Grader grader, Path folder, List<String> exercises, int number, int of, PrintStream progress) {
+        String name = folder.getFileName().toString();
+        synchronized (progress) {
+            progress.printf(Locale.ROOT, "[%d/%d] %s …%n", number, of, name);
+            progress.flush();
+        }
+        long started = System.nanoTime();
+        Learner learner;
+        try {
+            GradeReport report = gradeOne(grader, folder, exercises);
+            learner = new Learner(name, report, Duration.ofNanos(System.nanoTime() - started), null);
+        } catch (RuntimeException | IOException e) {
+            learner = new Learner(
+                    name,
+                    null,
+                    Duration.ofNanos(System.nanoTime() - started),
+                    "not graded: the grader failed on this folder: " + e);
+        }
+        synchronized (progress) {
+            progress.printf(
+                    Locale.ROOT,
+                    "[%d/%d] %s: %s in %.1f s%n",
+                    number,
+                    of,
+                    name,
+                    learner.report() == null
+                            ? learner.failure()
+                            : learner.report().score() + "/" + learner.report().maxScore() + " points",
+                    learner.elapsed().toMillis() / 1000.0);
+            progress.flush();
+        }
+        return learner;
     }
 
     /** Grades one learner's folder in a temporary folder of its own. */

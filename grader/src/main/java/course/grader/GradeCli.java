@@ -75,6 +75,12 @@ public final class GradeCli implements Callable<Integer> {
     Path classDir;
 
     @Option(
+            names = "--jobs",
+            paramLabel = "N",
+            description = "With --class: how many learners are graded at once (default: one per core).")
+    Integer jobs;
+
+    @Option(
             names = "--report",
             paramLabel = "DIR",
             description = "Where --class writes its report (default: target/class-report in the course folder).")
@@ -163,7 +169,11 @@ public final class GradeCli implements Callable<Integer> {
         if (!java.nio.file.Files.isDirectory(classDir)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no folder " + classDir);
         }
-        ClassReport report = ClassReport.grade(grader, classDir, exercises, System.out);
+        if (jobs != null && jobs < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1, not " + jobs);
+        }
+        ClassReport report = ClassReport.grade(
+                grader, classDir, exercises, System.out, jobs != null ? jobs : ClassReport.defaultJobs());
         Path dir = reportDir != null ? reportDir : root.resolve("target").resolve("class-report");
         Path index = report.write(dir);
         System.out.println(report.summaryLine());

@@ -3,6 +3,7 @@ package course.grader;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -87,7 +88,8 @@ class ClassReportIT {
                 new Grader(Courses.root()),
                 classDir,
                 EXERCISES,
-                new PrintStream(console, true, StandardCharsets.UTF_8));
+                new PrintStream(console, true, StandardCharsets.UTF_8),
+                2); // two learners at once on any machine: what a trainer's laptop does by default
         progress = console.toString(StandardCharsets.UTF_8);
         System.out.print(progress);
         index = report.write(work.resolve("report"));
@@ -203,6 +205,22 @@ class ClassReportIT {
                 report.summaryLine()
                         .matches("6 learners graded in \\d+ s \\(\\d+\\.\\d s per learner\\); mean score .*"),
                 report.summaryLine());
+    }
+
+    @Test
+    void aClassIsGradedWithAtLeastOneJob() {
+        var none = new PrintStream(java.io.OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+        var e = assertThrows(
+                IllegalArgumentException.class,
+                () -> ClassReport.grade(new Grader(Courses.root()), classDir, EXERCISES, none, 0));
+        assertTrue(e.getMessage().contains("at least 1"), e.getMessage());
+        assertTrue(progress.indexOf("[1/6] ada …") < progress.indexOf("[1/6] ada: "), "a learner's start comes first");
+        assertEquals(
+                6,
+                progress.lines()
+                        .filter(l -> l.matches("\\[\\d/6] \\w+: .* in \\d+\\.\\d s"))
+                        .count(),
+                "one result line per learner: " + progress);
     }
 
     @Test

@@ -84,5 +84,6 @@ class GradeCliIT {
     void anUnknownProfileAndTwoSourcesAreUsageErrors() {
         assertEquals(2, GradeCli.run("--profile", "teacher"), "exit code for --profile teacher");
         assertEquals(2, GradeCli.run("--solutions", "--class", work.toString()), "exit code for two sources");
+        assertEquals(2, GradeCli.run("--class", work.toString(), "--jobs", "0"), "exit code for --jobs 0");
     }
 }
