@@ -410,6 +410,19 @@ public final class HttpService {
     }
 
     /**
+     * Notebook 08's pool of {@code size} platform threads, without reserved threads: every request waits its turn
+     * in the pool's queue, first come, first served. With Jetty's reserved threads, a request that arrives when one
+     * is free skips the queue, and the others wait longer: at C = 1,000 on the pool of 200 (eight runs each way,
+     * outside the notebook) the p50 rose from 2,005–2,011 ms to 2,012–2,321 ms and the p99 from 2,200–2,301 ms to
+     * 2,252–2,837 ms, against the model's C·t / 198 = 2,020 ms.
+     */
+    static ThreadPool poolOf(int size) {
+        var threads = new QueuedThreadPool(size);
+        threads.setReservedThreads(0);
+        return threads;
+    }
+
+    /**
      * Notebook 08's virtual-thread server pool: Jetty's acceptor and selectors on the pool's platform threads, each
      * request on a new virtual thread (Jetty's {@code threadpool-virtual} setup).
      */
@@ -429,17 +442,13 @@ public final class HttpService {
         Duration t = plan.t();
         int top = plan.levels().getLast(), limit = DOWNSTREAM_LIMIT;
         Database db = new SimulatedDatabase(limit, t, HIKARI_CONNECTION_TIMEOUT);
-        LoadResult baseline = run(
-                "baseline",
-                new QueuedThreadPool(POOL),
-                m -> service(db, m),
-                plan.levels().getFirst(),
-                plan);
+        LoadResult baseline =
+                run("baseline", poolOf(POOL), m -> service(db, m), plan.levels().getFirst(), plan);
         Band band = slotBand(t, plan.window(), overhead(baseline, t));
         List<Reproduction> rows = new ArrayList<>();
         record Server8(String name, Supplier<ThreadPool> threads, int slots) {}
         for (var s : List.of(
-                new Server8("a pool of 200", () -> new QueuedThreadPool(POOL), POOL),
+                new Server8("a pool of 200", () -> poolOf(POOL), POOL),
                 new Server8("virtual threads", HttpService::virtualThreads, limit))) {
             LoadResult r = null;
             for (int i = 0; i < Check.TIMING_TRIES && (r == null || !band.contains(r.millisPerSlot(s.slots()))); i++) {

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -207,7 +206,7 @@ class HttpServiceTest {
         var plan = small();
         var before = HttpService.Leftovers.now();
         Database db = new SimulatedDatabase(5, plan.t(), Duration.ofMinutes(1));
-        LoadResult pool = HttpService.run("pool", new QueuedThreadPool(20), m -> HttpService.service(db, m), 20, plan);
+        LoadResult pool = HttpService.run("pool", HttpService.poolOf(20), m -> HttpService.service(db, m), 20, plan);
         LoadResult virtual =
                 HttpService.run("virtual", HttpService.virtualThreads(), m -> HttpService.service(db, m), 20, plan);
         var permits = new java.util.concurrent.Semaphore(5);
