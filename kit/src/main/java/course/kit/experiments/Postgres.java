@@ -279,7 +279,8 @@ public final class Postgres {
             long jvm = ProcessHandle.current().pid();
             long pid = serverPid(data);
             String script = "while kill -0 " + jvm + " 2>/dev/null; do sleep 1; done; "
-                    + "if [ -d '" + data + "' ]; then kill -QUIT " + pid + " 2>/dev/null; sleep 2; "
+                    + "if [ -d '" + data + "' ]; then kill -QUIT " + pid + " 2>/dev/null; sleep "
+                    + STOP_WAIT.toSeconds() + "; "
                     + "kill -KILL " + pid + " 2>/dev/null; rm -rf '" + data + "'; fi";
             new ProcessBuilder("setsid", "/bin/sh", "-c", script)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
