@@ -122,7 +122,7 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
 
     /** How many learners {@link #grade} grades at once by default: one per core. */
     public static int defaultJobs() {
-        return Math.max(1, Runtime.getRuntime().availableProcessors());
+        return Grader.defaultJobs();
     }
 
     /**
@@ -203,7 +203,7 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         long started = System.nanoTime();
         Learner learner;
         try {
-            GradeReport report = gradeOne(grader, folder, exercises);
+            GradeReport report = gradeOne(grader, folder, exercises, 1); // jobs already bounds the test JVMs
             learner = new Learner(name, report, Duration.ofNanos(System.nanoTime() - started), null);
         } catch (RuntimeException | IOException e) {
             learner = new Learner(
@@ -228,19 +228,23 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         return learner;
     }
 
-    /** Grades one learner's folder in a temporary folder of its own. */
+    /** Grades one learner's folder in a temporary folder of its own, as many exercises at once as there are cores. */
     static GradeReport gradeOne(Grader grader, Path folder, List<String> exercises) throws IOException {
+        return gradeOne(grader, folder, exercises, Grader.defaultJobs());
+    }
+
+    /** Grades one learner's folder in a temporary folder of its own, {@code jobs} exercises at once. */
+    static GradeReport gradeOne(Grader grader, Path folder, List<String> exercises, int jobs) throws IOException {
         Path work = Files.createTempDirectory("course-class-");
         try {
             long t0 = System.nanoTime();
             Submission.Layout layout = Submission.layout(grader.root(), folder, exercises, work.resolve("submission"));
-            List<ExerciseResult> results = new ArrayList<>();
-            for (String e : exercises) {
+            List<ExerciseResult> results = Grader.eachAtOnce(exercises, jobs, e -> {
                 ExerciseResult r = grader.grade(e, layout.sources(e), null);
                 List<String> notes = new ArrayList<>(layout.notes().getOrDefault(e, List.of()));
                 notes.addAll(r.notes());
-                results.add(new ExerciseResult(r.exercise(), r.tests(), r.problems(), notes));
-            }
+                return new ExerciseResult(r.exercise(), r.tests(), r.problems(), notes);
+            });
             return new GradeReport(
                     Grader.Source.SUBMISSION, grader.profile(), results, Duration.ofNanos(System.nanoTime() - t0));
         } finally {

@@ -77,7 +77,8 @@ public final class GradeCli implements Callable<Integer> {
     @Option(
             names = "--jobs",
             paramLabel = "N",
-            description = "With --class: how many learners are graded at once (default: one per core).")
+            description = "How many exercises are graded at once; with --class, how many learners (default: one per"
+                    + " core).")
     Integer jobs;
 
     @Option(
@@ -141,6 +142,10 @@ public final class GradeCli implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "choose one of --solutions, --submission and --class");
         }
+        if (jobs != null && jobs < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1, not " + jobs);
+        }
+        int atOnce = jobs != null ? jobs : Grader.defaultJobs();
         Path root = CourseRoot.find();
         Grader grader = new Grader(root, profile);
         if (classDir != null) {
@@ -151,9 +156,9 @@ public final class GradeCli implements Callable<Integer> {
             if (!java.nio.file.Files.isDirectory(submission)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "no folder " + submission);
             }
-            report = ClassReport.gradeOne(grader, submission, exercises.isEmpty() ? known : exercises);
+            report = ClassReport.gradeOne(grader, submission, exercises.isEmpty() ? known : exercises, atOnce);
         } else {
-            report = grader.grade(exercises, solutions ? Grader.Source.SOLUTIONS : Grader.Source.EXERCISES);
+            report = grader.grade(exercises, solutions ? Grader.Source.SOLUTIONS : Grader.Source.EXERCISES, atOnce);
         }
         System.out.print(report.toText());
         if (json != null) {
@@ -168,9 +173,6 @@ public final class GradeCli implements Callable<Integer> {
     private int gradeClass(Grader grader, Path root) throws java.io.IOException {
         if (!java.nio.file.Files.isDirectory(classDir)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no folder " + classDir);
-        }
-        if (jobs != null && jobs < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1, not " + jobs);
         }
         ClassReport report = ClassReport.grade(
                 grader, classDir, exercises, System.out, jobs != null ? jobs : ClassReport.defaultJobs());

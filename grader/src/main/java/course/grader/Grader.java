@@ -107,14 +107,31 @@ public final class Grader {
     }
 
     /**
-     * Grades the given exercises, one after the other.
+     * Grades the given exercises, as many at once as this machine has cores ({@link #defaultJobs()}).
+     *
+     * @see #grade(List, Source, int)
+     */
+    public GradeReport grade(List<String> names, Source source) {
+        return grade(names, source, defaultJobs());
+    }
+
+    /** How many exercises, or learners, are graded at once by default: one per core. */
+    public static int defaultJobs() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Grades the given exercises, {@code jobs} at once. Each exercise is compiled in a folder of its own and its
+     * tests run in test JVMs of its own, so exercises graded at once share nothing; the report lists them in
+     * the order given.
      *
      * @param names  the exercises, {@code NN-name}; empty for all of them
      * @param source whose code to grade
+     * @param jobs   exercises graded at once, at least 1
      * @return the report
-     * @throws IllegalArgumentException if a name is not one of {@link #exercises()}
+     * @throws IllegalArgumentException if a name is not one of {@link #exercises()}, or jobs is below 1
      */
-    public GradeReport grade(List<String> names, Source source) {
+    public GradeReport grade(List<String> names, Source source, int jobs) {
         List<String> all = exercises();
         List<String> chosen = names.isEmpty() ? all : names;
         for (String n : chosen) {
@@ -123,15 +140,46 @@ public final class Grader {
             }
         }
         long t0 = System.nanoTime();
-        List<ExerciseResult> results = new ArrayList<>();
-        for (String n : chosen) {
+        List<ExerciseResult> results = eachAtOnce(chosen, jobs, n -> {
             Path main = root.resolve(source.folder()).resolve(n).resolve("src/main/java");
             Path learnerTests = source == Source.EXERCISES
                     ? root.resolve("exercises").resolve(n).resolve("src/test/java")
                     : null;
-            results.add(grade(n, main, learnerTests));
-        }
+            return grade(n, main, learnerTests);
+        });
         return new GradeReport(source, profile, results, Duration.ofNanos(System.nanoTime() - t0));
+    }
+
+    /**
+     * Applies {@code gradeOne} to every exercise, {@code jobs} at once, and returns the results in the order of
+     * {@code exercises}. A grading mostly waits for its test JVM, so each runs on a platform thread of its own.
+     * An exception from one grading is rethrown here, after the others have ended.
+     */
+    static <T> List<T> eachAtOnce(List<String> exercises, int jobs, java.util.function.Function<String, T> gradeOne) {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("jobs must be at least 1, not " + jobs);
+        }
+        if (jobs == 1 || exercises.size() < 2) {
+            return exercises.stream().map(gradeOne).toList();
+        }
+        List<java.util.concurrent.Future<T>> futures = new ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(jobs, exercises.size()))) {
+            for (String e : exercises) {
+                futures.add(pool.submit(() -> gradeOne.apply(e)));
+            }
+        } // close() waits for every grading
+        List<T> results = new ArrayList<>();
+        for (var f : futures) {
+            try {
+                results.add(f.resultNow());
+            } catch (IllegalStateException notDone) {
+                Throwable cause = f.exceptionNow();
+                if (cause instanceof RuntimeException r) throw r;
+                if (cause instanceof Error err) throw err;
+                throw new IllegalStateException(cause);
+            }
+        }
+        return results;
     }
 
     /**
