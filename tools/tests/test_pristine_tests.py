@@ -39,7 +39,8 @@ def clone(tmp_path_factory) -> Path:
 
 
 def course(clone: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, JUPYTER_DATA_DIR=str(clone.parent / "jupyter"))
+    # COURSE_AOT=off: `setup --rebuild` would train the kernel's AOT cache, which is not what this test is about.
+    env = dict(os.environ, JUPYTER_DATA_DIR=str(clone.parent / "jupyter"), COURSE_AOT="off")
     r = subprocess.run([str(clone / "course"), *args], cwd=clone, env=env, capture_output=True, text=True,
                        timeout=1200)
     assert r.returncode == 0, f"./course {' '.join(args)} failed:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
