@@ -184,6 +184,15 @@ def kernel_jars() -> list[Path]:
     return runtime_jars("kernel", "course-kernel")
 
 
+def cell_jar_names() -> list[str]:
+    """The jars a notebook cell compiles against, by file name, as Maven wrote them (kernel/target/cell.classpath:
+    see kernel/pom.xml); empty (all of the kernel's jars) before a build that writes it."""
+    listing = ROOT / "kernel" / "target" / "cell.classpath"
+    if not listing.exists():
+        return []
+    return [Path(e).name for e in listing.read_text(encoding="utf-8").strip().split(os.pathsep) if e]
+
+
 def build(jdk: Path, force: bool = False) -> None:
     stamp = ROOT / "target" / "course-build.stamp"
     fp = source_fingerprint()
@@ -294,12 +303,14 @@ def cmd_setup(args) -> int:
             return 0
         kernels = own[0]
     train_with = aot_python()
-    spec_dir, changed = kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT, aot=train_with is not None)
+    cells = cell_jar_names()
+    spec_dir, changed = kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT, aot=train_with is not None,
+                                         cell_jar_names=cells)
     if train_with and not (spec_dir / kernelspec.AOT_CACHE).exists():
         say("training the kernel's ahead-of-time cache (one run of a few cells)…")
         r = subprocess.run([train_with, str(TOOLS / "kernel_aot.py"), str(spec_dir)])
         if r.returncode != 0:
-            kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT, aot=False)
+            kernelspec.write(kernels, jdk / "bin" / "java", jars, ROOT, aot=False, cell_jar_names=cells)
             say("warning: no AOT cache (see above); the kernel starts without it, a little slower")
     say(f"kernel '{kernelspec.NAME}' ({kernelspec.DISPLAY_NAME}) {'written to' if changed else 'up to date in'} {spec_dir}")
     return 0

@@ -72,24 +72,35 @@ def java_agent_options(lib: Path, jar_names: list[str]) -> list[str]:
     return [f"-javaagent:{lib / found[0]}"]
 
 
-def argv(java: Path, lib: Path, jar_names: list[str], aot_cache: Path | None = None) -> list[str]:
+#: The system property that names the jars JShell's compiler sees (course.kernel.Launcher reads it).
+CELL_CLASSPATH_PROPERTY = "course.kernel.cellClasspath"
+
+
+def argv(java: Path, lib: Path, jar_names: list[str], aot_cache: Path | None = None,
+         cell_jar_names: list[str] = ()) -> list[str]:
     """The kernel's command line: an absolute java, JVM options, the classpath and the main class.
 
-    The classpath lists every jar in the order given (Maven's, kernel/target/kernel.classpath), not ``lib/*``:
+    The classpath lists every jar in the order given (Maven's, kernel/target/runtime.classpath), not ``lib/*``:
     the launcher expands a wildcard in directory order, which could put rapaio's shaded jar (with its
-    unrelocated copies of common libraries) ahead of the kit's own dependencies."""
+    unrelocated copies of common libraries) ahead of the kit's own dependencies. ``cell_jar_names`` (Maven's
+    kernel/target/cell.classpath) are the jars a cell's code compiles against; without them, all of them."""
     classpath = os.pathsep.join(str(lib / name) for name in jar_names)
     aot = [f"-XX:AOTCache={aot_cache}"] if aot_cache else []
-    return ([str(java)] + aot + JVM_OPTIONS + java_agent_options(lib, jar_names)
+    missing = [n for n in cell_jar_names if n not in jar_names]
+    if missing:
+        raise ValueError(f"cell class path names jars the kernel does not have: {missing}")
+    cells = ([f"-D{CELL_CLASSPATH_PROPERTY}=" + os.pathsep.join(str(lib / n) for n in cell_jar_names)]
+             if cell_jar_names else [])
+    return ([str(java)] + aot + JVM_OPTIONS + cells + java_agent_options(lib, jar_names)
             + ["-cp", classpath, MAIN_CLASS, "{connection_file}"])
 
 
 def kernel_json(java: Path, lib: Path, jar_names: list[str], course_home: Path,
-                aot_cache: Path | None = None) -> dict:
+                aot_cache: Path | None = None, cell_jar_names: list[str] = ()) -> dict:
     env = dict(ENV)
     env["COURSE_HOME"] = str(course_home)
     return {
-        "argv": argv(java, lib, jar_names, aot_cache),
+        "argv": argv(java, lib, jar_names, aot_cache, cell_jar_names),
         "display_name": DISPLAY_NAME,
         "language": "java",
         "interrupt_mode": "message",
@@ -116,7 +127,7 @@ def _sync_jars(jars: list[Path], lib: Path) -> bool:
 
 
 def write(kernels_dir: Path, java: Path, jars: list[Path], course_home: Path,
-          aot: bool = False) -> tuple[Path, bool]:
+          aot: bool = False, cell_jar_names: list[str] = ()) -> tuple[Path, bool]:
     """Writes ``kernels_dir/vthreads-java`` (kernel.json and lib/). Returns (its path, whether anything changed).
 
     With ``aot``, kernel.json names the AOT cache beside it (which the caller then writes); a cache left from
@@ -126,7 +137,7 @@ def write(kernels_dir: Path, java: Path, jars: list[Path], course_home: Path,
     changed = _sync_jars(jars, lib)
     cache = spec_dir.resolve() / AOT_CACHE if aot else None
     content = json.dumps(kernel_json(java.resolve(), lib.resolve(), [j.name for j in jars], course_home.resolve(),
-                                     cache), indent=2) + "\n"
+                                     cache, cell_jar_names), indent=2) + "\n"
     kj = spec_dir / "kernel.json"
     if not kj.exists() or kj.read_text() != content:
         kj.write_text(content)

@@ -37,3 +37,20 @@ def test_the_kernel_class_path_is_mavens_with_the_shaded_rapaio_jar_last():
     cp = spec["argv"][spec["argv"].index("-cp") + 1].split(os.pathsep)
     assert [Path(p).name for p in cp] == names, "kernel.json keeps Maven's order"
     assert f"-javaagent:{Path('/lib') / names[0]}" in spec["argv"]
+
+
+@pytest.mark.skipif(not (ROOT / "kernel" / "target" / "cell.classpath").exists(), reason="needs a build")
+def test_cells_compile_against_mavens_cell_class_path_a_subset_of_the_kernels():
+    names = [j.name for j in course.kernel_jars()]
+    cells = course.cell_jar_names()
+    version = course.version()
+    assert {f"course-kit-{version}.jar", f"course-grader-{version}.jar"} <= set(cells)
+    assert cells[-1].startswith("rapaio-jupyter-kernel-"), "display() and rapaio's start-up import need it"
+    assert not [n for n in cells if n.startswith(("fastutil-", "icu4j-", "guava-"))], cells
+    assert [n for n in names if n in cells] == cells, "the cell class path keeps Maven's order"
+    spec = kernelspec.kernel_json(Path("/java"), Path("/lib"), names, ROOT, cell_jar_names=cells)
+    prop = [a for a in spec["argv"] if a.startswith(f"-D{kernelspec.CELL_CLASSPATH_PROPERTY}=")]
+    assert len(prop) == 1 and prop[0].split("=", 1)[1].split(os.pathsep) == [str(Path("/lib") / n) for n in cells]
+    assert spec["argv"].index(prop[0]) < spec["argv"].index("-cp"), "a JVM option, before the main class"
+    with pytest.raises(ValueError, match="does not have"):
+        kernelspec.kernel_json(Path("/java"), Path("/lib"), names, ROOT, cell_jar_names=cells + ["nowhere.jar"])

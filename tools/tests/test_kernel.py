@@ -10,6 +10,7 @@ benchmark ``./course bench kernel`` (start and interrupt latencies), never asser
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import statistics
@@ -63,6 +64,11 @@ def _require_kernelspec() -> None:
         KernelSpecManager().get_kernel_spec(KERNEL_NAME)
     except NoSuchKernel:
         pytest.fail(f"no '{KERNEL_NAME}' kernelspec: run ./course setup (or set JUPYTER_PATH)")
+
+
+def _kernelspec_dir() -> Path:
+    from jupyter_client.kernelspec import KernelSpecManager
+    return Path(KernelSpecManager().get_kernel_spec(KERNEL_NAME).resource_dir)
 
 
 FIRST_CELL_GUARD_S = 30.0  # a deadlock guard, not a performance figure
@@ -230,6 +236,26 @@ def test_magics_and_display_are_rapaios(kernel):
         ("update_display_data", display_id, {"text/html": "second version"})]
     last = kernel.execute("21 * 2", timeout=30)
     assert last.ok and last.data == [{"text/html": "42"}]
+
+
+def test_cells_compile_against_the_cell_class_path_and_child_jvms_get_every_jar(kernel):
+    """JShell's compiler sees the kernelspec's cell class path (kernel/pom.xml); the JVM, and the class path a
+    cell hands to a child JVM, keep every jar."""
+    spec = json.loads((_kernelspec_dir() / "kernel.json").read_text())
+    prop = [a for a in spec["argv"] if a.startswith("-Dcourse.kernel.cellClasspath=")]
+    if not prop:
+        pytest.skip("this kernelspec names no cell class path")
+    r = kernel.execute('System.out.println(System.getProperty("java.class.path"));', timeout=30)
+    assert r.ok, r.text
+    full = r.text.strip().split(os.pathsep)
+    assert full == spec["argv"][spec["argv"].index("-cp") + 1].split(os.pathsep), "java.class.path is the full one"
+    assert any(Path(p).name.startswith("fastutil-") for p in full)
+    # The kit's classes compile and run, and so do those of a library whose own internals are left out.
+    r = kernel.execute("var t = tech.tablesaw.api.Table.create(\"t\"); System.out.println(t.name());", timeout=30)
+    assert r.ok and r.text.strip() == "t", r.text
+    # A jar left off the cell class path is on the JVM's, but a cell's code does not compile against it.
+    r = kernel.execute("it.unimi.dsi.fastutil.ints.IntArrayList l = null;", timeout=30)
+    assert not r.ok and "it.unimi.dsi.fastutil" in r.text, r.text
 
 
 # ------------------------------------------------------------------------------------------------ runaway threads

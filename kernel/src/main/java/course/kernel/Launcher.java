@@ -48,7 +48,7 @@ public final class Launcher {
         CompletableFuture<RapaioKernel> built = new CompletableFuture<>();
         Thread.ofPlatform().name("kernel-build").daemon().start(() -> {
             try {
-                built.complete(MainApp.kernel);
+                built.complete(buildWithCellClasspath());
             } catch (Throwable t) {
                 built.completeExceptionally(t);
             }
@@ -82,6 +82,31 @@ public final class Launcher {
             System.exit(1);
         }
         // The loop threads keep the JVM alive; a shutdown request ends it (KernelServer.exitSoon).
+    }
+
+    /** The system property that names the jars a cell compiles against (the kernelspec sets it: see README.md). */
+    static final String CELL_CLASSPATH = "course.kernel.cellClasspath";
+
+    /**
+     * Builds rapaio's kernel with JShell's compiler seeing only the jars of {@link #CELL_CLASSPATH}, when it is
+     * set. JShell's compiler takes its class path from {@code java.class.path} while JShell is built and its
+     * start-up imports run (the first import lists every package of every jar on it), so the property holds the
+     * cell class path for exactly that long. The JVM's own class loader read the full class path at start, and
+     * the property is the full one again before any cell runs: a cell that starts a child JVM with
+     * {@code java.class.path} (the kit's {@code ChildJvm}) gives it every jar.
+     */
+    static RapaioKernel buildWithCellClasspath() {
+        String cells = System.getProperty(CELL_CLASSPATH, "");
+        if (cells.isBlank()) {
+            return MainApp.kernel;
+        }
+        String full = System.getProperty("java.class.path");
+        System.setProperty("java.class.path", cells);
+        try {
+            return MainApp.kernel;
+        } finally {
+            System.setProperty("java.class.path", full);
+        }
     }
 
     /** Milliseconds since this JVM's process started (for the kernel log), or -1 if the OS does not say. */
