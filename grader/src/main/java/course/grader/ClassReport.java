@@ -117,12 +117,7 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
      */
     public static ClassReport grade(Grader grader, Path classDir, List<String> exercises, PrintStream progress)
             throws IOException {
-        return grade(grader, classDir, exercises, progress, defaultJobs());
-    }
-
-    /** How many learners {@link #grade} grades at once by default: one per core. */
-    public static int defaultJobs() {
-        return Grader.defaultJobs();
+        return grade(grader, classDir, exercises, progress, Grader.defaultJobs());
     }
 
     /**
@@ -152,26 +147,11 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         }
         long t0 = System.nanoTime();
         int n = folders.size();
-        List<java.util.concurrent.Future<Learner>> graded = new ArrayList<>();
-        // Platform threads: each one mostly waits for a test JVM; jobs bounds how many of those run at once.
-        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(jobs, n))) {
-            for (int i = 0; i < n; i++) {
-                Path folder = folders.get(i);
-                int number = i + 1;
-                graded.add(pool.submit(() -> gradeLearner(grader, folder, chosen, number, n, progress)));
-            }
-        }
-        List<Learner> learners = new ArrayList<>();
-        for (var f : graded) {
-            try {
-                learners.add(f.get());
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new IllegalStateException("grading a learner failed unexpectedly", e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while grading the class", e);
-            }
-        }
+        // jobs bounds how many learners' test JVMs run at once; the learners keep the folders' order.
+        List<Learner> learners = Grader.eachAtOnce(
+                java.util.stream.IntStream.range(0, n).boxed().toList(),
+                jobs,
+                i -> gradeLearner(grader, folders.get(i), chosen, i + 1, n, progress));
         List<TestKey> keys = new ArrayList<>();
         for (Learner l : learners) {
             if (l.report() == null) {
@@ -226,11 +206,6 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             progress.flush();
         }
         return learner;
-    }
-
-    /** Grades one learner's folder in a temporary folder of its own, as many exercises at once as there are cores. */
-    static GradeReport gradeOne(Grader grader, Path folder, List<String> exercises) throws IOException {
-        return gradeOne(grader, folder, exercises, Grader.defaultJobs());
     }
 
     /** Grades one learner's folder in a temporary folder of its own, {@code jobs} exercises at once. */

@@ -149,7 +149,7 @@ public final class GradeCli implements Callable<Integer> {
         Path root = CourseRoot.find();
         Grader grader = new Grader(root, profile);
         if (classDir != null) {
-            return gradeClass(grader, root);
+            return gradeClass(grader, root, atOnce);
         }
         GradeReport report;
         if (submission != null) {
@@ -170,12 +170,11 @@ public final class GradeCli implements Callable<Integer> {
         return requireFull && !report.full() ? 1 : 0;
     }
 
-    private int gradeClass(Grader grader, Path root) throws java.io.IOException {
+    private int gradeClass(Grader grader, Path root, int atOnce) throws java.io.IOException {
         if (!java.nio.file.Files.isDirectory(classDir)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no folder " + classDir);
         }
-        ClassReport report = ClassReport.grade(
-                grader, classDir, exercises, System.out, jobs != null ? jobs : ClassReport.defaultJobs());
+        ClassReport report = ClassReport.grade(grader, classDir, exercises, System.out, atOnce);
         Path dir = reportDir != null ? reportDir : root.resolve("target").resolve("class-report");
         Path index = report.write(dir);
         System.out.println(report.summaryLine());

@@ -151,21 +151,21 @@ public final class Grader {
     }
 
     /**
-     * Applies {@code gradeOne} to every exercise, {@code jobs} at once, and returns the results in the order of
-     * {@code exercises}. A grading mostly waits for its test JVM, so each runs on a platform thread of its own.
-     * An exception from one grading is rethrown here, after the others have ended.
+     * Applies {@code gradeOne} to every item (an exercise, a learner), {@code jobs} at once, and returns the results
+     * in the order of {@code items}. A grading mostly waits for its test JVM, so each runs on a platform thread of
+     * its own. An exception from one grading is rethrown here, after the others have ended.
      */
-    static <T> List<T> eachAtOnce(List<String> exercises, int jobs, java.util.function.Function<String, T> gradeOne) {
+    static <I, T> List<T> eachAtOnce(List<I> items, int jobs, java.util.function.Function<? super I, T> gradeOne) {
         if (jobs < 1) {
             throw new IllegalArgumentException("jobs must be at least 1, not " + jobs);
         }
-        if (jobs == 1 || exercises.size() < 2) {
-            return exercises.stream().map(gradeOne).toList();
+        if (jobs == 1 || items.size() < 2) {
+            return items.stream().<T>map(gradeOne).toList();
         }
         List<java.util.concurrent.Future<T>> futures = new ArrayList<>();
-        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(jobs, exercises.size()))) {
-            for (String e : exercises) {
-                futures.add(pool.submit(() -> gradeOne.apply(e)));
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(jobs, items.size()))) {
+            for (I item : items) {
+                futures.add(pool.submit(() -> gradeOne.apply(item)));
             }
         } // close() waits for every grading
         List<T> results = new ArrayList<>();
