@@ -175,8 +175,12 @@ def runtime_jars(module: str, artifact: str) -> list[Path]:
     listing = ROOT / module / "target" / "runtime.classpath"
     if not listing.exists():
         return []
-    entries = [e for e in listing.read_text(encoding="utf-8").strip().split(os.pathsep) if e]
-    return [module_jar(module, artifact)] + [ROOT / module / "target" / e for e in entries]
+    return [module_jar(module, artifact)] + [ROOT / module / "target" / e for e in classpath_entries(listing)]
+
+
+def classpath_entries(listing: Path) -> list[str]:
+    """The entries of a class path file that Maven's dependency:build-classpath wrote (lib/a.jar:lib/b.jar:…)."""
+    return [e for e in listing.read_text(encoding="utf-8").strip().split(os.pathsep) if e]
 
 
 def kernel_jars() -> list[Path]:
@@ -188,9 +192,7 @@ def cell_jar_names() -> list[str]:
     """The jars a notebook cell compiles against, by file name, as Maven wrote them (kernel/target/cell.classpath:
     see kernel/pom.xml); empty (all of the kernel's jars) before a build that writes it."""
     listing = ROOT / "kernel" / "target" / "cell.classpath"
-    if not listing.exists():
-        return []
-    return [Path(e).name for e in listing.read_text(encoding="utf-8").strip().split(os.pathsep) if e]
+    return [Path(e).name for e in classpath_entries(listing)] if listing.exists() else []
 
 
 def build(jdk: Path, force: bool = False) -> None:
@@ -519,15 +521,15 @@ def cmd_test(args) -> int:
             cmd = [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", f"--junitxml={xml}"]
             cmd += ["-m", marker] if marker else []
             out = open(log, "w") if len(shards) > 1 else None
-            runs.append((name, xml, log, out,
+            runs.append((marker, xml, log, out,
                          subprocess.Popen(cmd + [str(TOOLS / "tests")], cwd=ROOT, env=env, stdout=out,
                                           stderr=subprocess.STDOUT if out else None)))
         ok, counts = True, [0, 0, 0]
-        for name, xml, log, out, proc in runs:
+        for marker, xml, log, out, proc in runs:
             rc = proc.wait()
             if out:
                 out.close()
-                say(f"pytest, tests marked {'' if name == 'kernel' else 'not '}kernel ({log.relative_to(ROOT)}):")
+                say(f"pytest -m \"{marker}\" ({log.relative_to(ROOT)}):")
                 print(log.read_text(encoding="utf-8", errors="replace"), end="", flush=True)
             ok = ok and (rc == 0 or (rc == 5 and len(runs) > 1))  # 5: this shard selected no test
             counts = [a + b for a, b in zip(counts, junit_xml_counts(xml))]
