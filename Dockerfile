@@ -94,12 +94,13 @@ COPY --chown=${NB_UID}:${NB_GID} . /opt/vthreads-course
 # Build the course with Maven offline, from the repository filled above: this is the proof that a
 # classroom without network can build and grade. --rebuild makes Maven run even if a build stamp were
 # up to date. The kernel goes into $CONDA_DIR/share/jupyter/kernels. Grading the exercises' starting
-# code compiles and runs the grader; the timing-sensitive unit tests (`mvn verify`) are left to
+# code compiles and runs the grader (the test JVMs' AOT cache that it trains names /opt's jars, which a learner's
+# copy in ~/work does not use: it goes); the timing-sensitive unit tests (`mvn verify`) are left to
 # `./course test`, which runs where the machine is known, not under docker build's CPU limits or emulation.
 RUN MAVEN_ARGS=--offline ./course setup --rebuild --prefix "${CONDA_DIR}" && \
     mkdir -p /tmp/course-build && \
     MAVEN_ARGS=--offline ./course grade --json /tmp/course-build/grade.json && \
-    rm -rf /tmp/course-build "/home/${NB_USER}/.m2" && \
+    rm -rf /tmp/course-build "/home/${NB_USER}/.m2" /opt/vthreads-course/grader/target/worker-aot && \
     fix-permissions /opt/vthreads-course && \
     fix-permissions /opt/m2 && \
     fix-permissions "${CONDA_DIR}" && \

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -196,18 +197,41 @@ final class ForkedTests {
         }
     }
 
+    /** The test JVMs' options (the training run of their {@link WorkerCache} uses the same). */
+    static final List<String> JVM_OPTIONS = List.of(
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:-UsePerfData",
+            "-Xmx512m",
+            "-ea",
+            "--enable-preview",
+            "-Djava.awt.headless=true");
+
     private static List<String> command(
             List<Path> classpath, List<String> testClasses, boolean hidden, List<String> job) {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-XX:-UsePerfData",
-                "-Xshare:auto",
-                "-Xmx512m",
-                "-ea",
-                "--enable-preview",
-                "-Djava.awt.headless=true",
+        List<Path> runtime = Classpaths.runtime();
+        List<String> cache = classpath.size() >= runtime.size()
+                        && classpath.subList(0, runtime.size()).equals(runtime)
+                ? WorkerCache.forRuntime(runtime, JVM_OPTIONS)
+                        .map(c -> c.options(trainingCommand(runtime)))
+                        .orElse(List.of())
+                : List.of();
+        return command(classpath, testClasses, hidden, cache, job);
+    }
+
+    /** The command of a {@link WorkerCache} training run on {@code runtime}: {@link WarmUp}'s tests, with the
+     *  given extra options (the cache's output) and job. */
+    static BiFunction<List<String>, List<String>, List<String>> trainingCommand(List<Path> runtime) {
+        return (extra, job) -> command(runtime, List.of(WarmUp.class.getName()), false, extra, job);
+    }
+
+    static List<String> command(
+            List<Path> classpath, List<String> testClasses, boolean hidden, List<String> extra, List<String> job) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(JVM_OPTIONS);
+        cmd.addAll(extra);
+        cmd.addAll(List.of(
                 "-Dcourse.grader.testClasses=" + String.join(",", testClasses),
                 "-D" + TestWorker.HIDDEN_PROPERTY + "=" + hidden,
                 "-cp",

@@ -255,11 +255,12 @@ public final class Grader {
             return work.resolve("test-classes");
         }
 
-        /** The test JVM's class path: the course's tests first, so that a class in the learner's code named
-         *  like one of them never replaces it; then the code under test; then the grader's own. */
+        /** The test JVM's class path: the grader's own jars first (what its {@link WorkerCache} covers, and no
+         *  class in the learner's code replaces one of them); then the course's tests, so that a class in the
+         *  learner's code named like one of them never replaces it; then the code under test. */
         List<Path> runClasspath() {
-            List<Path> cp = new ArrayList<>(List.of(testOut(), mainOut()));
-            cp.addAll(Classpaths.runtime());
+            List<Path> cp = new ArrayList<>(Classpaths.runtime());
+            cp.addAll(List.of(testOut(), mainOut()));
             return cp;
         }
     }
@@ -412,8 +413,8 @@ public final class Grader {
                     Map.of(),
                     "the grader's copy of the course's stubs does not compile either: " + errors.getFirst());
         }
-        List<Path> runCp = new ArrayList<>(List.of(stubOut, testOut));
-        runCp.addAll(Classpaths.runtime());
+        List<Path> runCp = new ArrayList<>(Classpaths.runtime());
+        runCp.addAll(List.of(stubOut, testOut));
         return ForkedTests.run(runCp, testClasses, true, work, null, runsHidden());
     }
 

@@ -1,0 +1,297 @@
+package course.grader;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+
+/**
+ * An ahead-of-time cache (JEP 483: {@code -XX:AOTCache}) for the forked test JVMs: the JUnit engine's, the kit's
+ * and the grader's classes, loaded and linked once, so that each exercise's test JVM starts on less CPU. This is
+ * what makes a grading's test JVM start faster than a plain JVM on the same jars; what it tests is the same.
+ *
+ * <p>A cache is for one list of jars, one set of JVM options and one JDK: its file name is a hash of those and of
+ * each jar's contents, so a rebuilt jar or another JDK gets a cache of its own. The jars come first on every test
+ * JVM's class path; the exercise's folders follow them, as a cache allows. A class path with a folder among the grader's own entries (the grader's
+ * unit tests run from {@code target/classes}) gets no cache.
+ *
+ * <p>The first grading that finds no cache trains one in the background: one JVM runs {@link WarmUp}'s tests on
+ * the jars alone with {@code -XX:AOTCacheOutput}, into a temporary file that is renamed when it is complete.
+ * Test JVMs started meanwhile run without the cache. The cache lives in {@code worker-aot/} beside the jar the
+ * grader was loaded from; where that cannot be written, or with {@code COURSE_AOT=off}, there is none.
+ */
+final class WorkerCache {
+    /** The folder, beside the grader's jar, that holds the caches. */
+    static final String FOLDER = "worker-aot";
+    /** How long a training run may take before it is stopped (it takes 2-4 s). */
+    private static final Duration TRAINING_LIMIT = Duration.ofSeconds(120);
+    /** A lock file older than this was left by a training run that did not finish. */
+    private static final Duration STALE_LOCK = Duration.ofSeconds(300);
+    /** How many caches a folder keeps (each about 20 MB): the class paths of one course's grader, kernel and tests. */
+    static final int KEPT = 4;
+
+    private static final Map<Path, Training> TRAININGS = new ConcurrentHashMap<>();
+
+    private final Path folder;
+    private final List<Path> jars;
+    private final List<String> jvmOptions;
+
+    /**
+     * @param folder     where the cache files go
+     * @param jars       the jars every test JVM's class path starts with
+     * @param jvmOptions the test JVMs' options, which the training run uses too
+     */
+    WorkerCache(Path folder, List<Path> jars, List<String> jvmOptions) {
+        this.folder = folder;
+        this.jars = List.copyOf(jars);
+        this.jvmOptions = List.copyOf(jvmOptions);
+    }
+
+    /**
+     * The cache for test JVMs whose class path starts with {@code runtime} (the grader's run-time class path), in
+     * {@code worker-aot/} beside the grader's jar; empty where there can be none.
+     */
+    static Optional<WorkerCache> forRuntime(List<Path> runtime, List<String> jvmOptions) {
+        if (disabled() || runtime.isEmpty() || !runtime.stream().allMatch(WorkerCache::isJar)) {
+            return Optional.empty();
+        }
+        try {
+            Path home = Classpaths.locationOf(TestWorker.class);
+            return isJar(home)
+                    ? Optional.of(new WorkerCache(home.getParent().resolve(FOLDER), runtime, jvmOptions))
+                    : Optional.empty();
+        } catch (Exception e) {
+            return Optional.empty();
+        }
+    }
+
+    static boolean disabled() {
+        String v = System.getenv("COURSE_AOT");
+        return v != null && List.of("off", "0", "no", "false").contains(v.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    private static boolean isJar(Path p) {
+        return p.getFileName() != null && p.getFileName().toString().endsWith(".jar") && Files.isRegularFile(p);
+    }
+
+    /** The cache's file: {@code worker-HASH.aot}, the hash of the JDK, the options and each jar's path and contents. */
+    Path file() {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            List<String> facts = new ArrayList<>(List.of(
+                    System.getProperty("java.home"),
+                    System.getProperty("java.vm.version"),
+                    String.join(" ", jvmOptions)));
+            for (Path jar : jars) {
+                facts.add(jar.toAbsolutePath() + "\t" + contentHash(jar));
+            }
+            sha.update(String.join("\n", facts).getBytes(StandardCharsets.UTF_8));
+            return folder.resolve("worker-" + HexFormat.of().formatHex(sha.digest(), 0, 12) + ".aot");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A jar's SHA-256 (about 10 ms for the test JVMs' jars). The cache's name must change with the contents: the JVM
+     * itself did not refuse a cache whose jar had changed, in a trial with JDK 25 here (it loaded that jar's classes
+     * from the cache), so a cache must never be named for other contents than its own.
+     */
+    private static String contentHash(Path jar) throws IOException {
+        try (var in = Files.newInputStream(jar)) {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                sha.update(buffer, 0, n);
+            }
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The options that make a test JVM use the cache: {@code -XX:AOTCache=FILE} once the cache exists; none before
+     * (and then a training run starts, once, in the background).
+     *
+     * @param trainingCommand builds the training JVM's command from its extra options and its job
+     */
+    List<String> options(BiFunction<List<String>, List<String>, List<String>> trainingCommand) {
+        Path file;
+        try {
+            file = file();
+        } catch (UncheckedIOException e) {
+            return List.of(); // a jar went away: the test JVM will say so
+        }
+        if (Files.isRegularFile(file)) {
+            return List.of("-XX:AOTCache=" + file);
+        }
+        TRAININGS.computeIfAbsent(file, f -> Training.start(f, jars, trainingCommand));
+        return List.of();
+    }
+
+    /** Trains the cache now and waits for it: true if it exists afterwards. For tests and for the grader's own use. */
+    boolean trainAndWait(BiFunction<List<String>, List<String>, List<String>> trainingCommand)
+            throws InterruptedException {
+        Path file = file();
+        if (!Files.isRegularFile(file)) {
+            Training t = TRAININGS.computeIfAbsent(file, f -> Training.start(f, jars, trainingCommand));
+            t.await(TRAINING_LIMIT.toMillis());
+        }
+        return Files.isRegularFile(file);
+    }
+
+    /** One training run: its process, the file it writes and the lock that keeps other graders from training too. */
+    private static final class Training {
+        private final Path file;
+        private final Path partial;
+        private final Path lock;
+        private final Process process;
+        private final Path results;
+        private boolean ended;
+
+        private Training(Path file, Path partial, Path lock, Process process, Path results) {
+            this.file = file;
+            this.partial = partial;
+            this.lock = lock;
+            this.process = process;
+            this.results = results;
+        }
+
+        /** Starts a training run, or returns a finished one where another grader is training or none can. */
+        static Training start(
+                Path file, List<Path> jars, BiFunction<List<String>, List<String>, List<String>> trainingCommand) {
+            Path lock = file.resolveSibling(file.getFileName() + ".lock");
+            try {
+                Files.createDirectories(file.getParent());
+                if (!takeLock(lock)) {
+                    return new Training(file, null, null, null, null); // another grader is training it
+                }
+                Path partial = file.resolveSibling(
+                        file.getFileName() + "." + ProcessHandle.current().pid() + ".part");
+                Path results = Files.createTempFile("course-grader-warmup-", ".txt");
+                List<String> job = List.of(
+                        results.toString(),
+                        Integer.toString(ForkedTests.TEST_TIMEOUT_S),
+                        "classes",
+                        WarmUp.class.getName());
+                Process p = new ProcessBuilder(trainingCommand.apply(List.of("-XX:AOTCacheOutput=" + partial), job))
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+                p.getOutputStream().close();
+                Training t = new Training(file, partial, lock, p, results);
+                Thread.ofVirtual().name("worker-aot-training").start(() -> t.await(TRAINING_LIMIT.toMillis()));
+                // A grader that exits first (./course grade) lets the run finish and keeps its cache.
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> t.await(30_000), "worker-aot-training-exit"));
+                return t;
+            } catch (IOException | RuntimeException e) {
+                deleteQuietly(lock);
+                return new Training(file, null, null, null, null);
+            }
+        }
+
+        private static boolean takeLock(Path lock) throws IOException {
+            try {
+                Files.createFile(lock);
+                return true;
+            } catch (FileAlreadyExistsException e) {
+                FileTime made = Files.getLastModifiedTime(lock);
+                if (made.toInstant().isAfter(Instant.now().minus(STALE_LOCK))) {
+                    return false;
+                }
+                Files.setLastModifiedTime(lock, FileTime.from(Instant.now()));
+                return true;
+            }
+        }
+
+        /** Waits for the run (at most {@code millis}), then, if it ended, keeps its cache if it made one. */
+        void await(long millis) {
+            if (process == null) {
+                return;
+            }
+            try {
+                if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
+                    if (millis < TRAINING_LIMIT.toMillis()) {
+                        return; // still running: the training thread, which waits longer, finishes it
+                    }
+                    process.destroyForcibly();
+                    process.waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            finish();
+        }
+
+        private synchronized void finish() {
+            if (ended) {
+                return;
+            }
+            ended = true;
+            try {
+                boolean trained = process.exitValue() == 0
+                        && Files.isRegularFile(partial)
+                        && Files.readString(results).contains(Wire.DONE);
+                if (trained) {
+                    Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                    keepNewest(file.getParent(), KEPT);
+                }
+            } catch (IOException | RuntimeException e) {
+                // no cache: the test JVMs run without one
+            }
+            deleteQuietly(partial);
+            deleteQuietly(results);
+            deleteQuietly(lock);
+        }
+
+        /** Deletes all but the {@code kept} newest caches (older builds' jars); a JVM that maps one keeps it. */
+        private static void keepNewest(Path folder, int kept) throws IOException {
+            List<Path> caches;
+            try (var files = Files.list(folder)) {
+                caches = files.filter(f -> f.getFileName().toString().matches("worker-\\p{XDigit}+\\.aot"))
+                        .sorted(Comparator.comparing((Path f) -> {
+                                    try {
+                                        return Files.getLastModifiedTime(f);
+                                    } catch (IOException e) {
+                                        return FileTime.fromMillis(0);
+                                    }
+                                })
+                                .reversed())
+                        .toList();
+            }
+            caches.stream().skip(kept).forEach(Training::deleteQuietly);
+        }
+
+        private static void deleteQuietly(Path p) {
+            if (p == null) {
+                return;
+            }
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException ignored) {
+                // a leftover temporary file
+            }
+        }
+    }
+}
