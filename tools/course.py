@@ -7,6 +7,7 @@ script installs from Debian's packages when it runs as root on Debian or Ubuntu.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import glob
 import hashlib
 import json
@@ -497,13 +498,27 @@ def cmd_test(args) -> int:
     r = subprocess.run([find_maven(), "-B", "-q", "verify"], cwd=ROOT, env=env)
     step("mvn verify", r.returncode == 0, surefire_counts(), t_step)
 
-    # 2. One format: `mvn spotless:apply` (and the same with -f e2e/pom.xml) formats what this finds.
-    say("formatter (spotless:check) …")
-    t_step = time.monotonic()
-    r = subprocess.run([find_maven(), "-B", "-q", "spotless:check"], cwd=ROOT, env=env)
-    r_e2e = subprocess.run([find_maven(), "-B", "-q", "-f", str(ROOT / "e2e" / "pom.xml"), "spotless:check"],
-                           cwd=ROOT, env=env) if (ROOT / "e2e" / "pom.xml").exists() else r
-    step("spotless:check", r.returncode == 0 and r_e2e.returncode == 0, started=t_step)
+    # 2. One format: `mvn spotless:apply` (and the same with -f e2e/pom.xml) formats what this finds. It only reads
+    # the sources, so it runs while pytest does (step 3), as does the grade of the stubs that the audits use (4b).
+    def formatter() -> tuple[bool, float]:
+        t0 = time.monotonic()
+        r = subprocess.run([find_maven(), "-B", "-q", "spotless:check"], cwd=ROOT, env=env)
+        r_e2e = subprocess.run([find_maven(), "-B", "-q", "-f", str(ROOT / "e2e" / "pom.xml"), "spotless:check"],
+                               cwd=ROOT, env=env) if (ROOT / "e2e" / "pom.xml").exists() else r
+        return r.returncode == 0 and r_e2e.returncode == 0, time.monotonic() - t0
+
+    stubs = ROOT / "target" / "grade-check.json"
+
+    def grade_stubs() -> dict | None:
+        stubs.unlink(missing_ok=True)
+        r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--json", str(stubs)],
+                           stdout=subprocess.DEVNULL)
+        return json.loads(stubs.read_text()) if r.returncode == 0 and stubs.exists() else None
+
+    background = concurrent.futures.ThreadPoolExecutor(2)
+    formatted = background.submit(formatter)
+    stubs_graded = background.submit(grade_stubs)
+    say("formatter (spotless:check) and the grade of the stubs for the audits: running alongside pytest …")
 
     # 3. Python-level tests: the notebook runner, the kernel, the kernelspec, the Docker files. With two cores or
     # more, two pytest processes at once: the tests that start kernels, and the rest (builds of copies of the
@@ -534,6 +549,9 @@ def cmd_test(args) -> int:
             ok = ok and (rc == 0 or (rc == 5 and len(runs) > 1))  # 5: this shard selected no test
             counts = [a + b for a, b in zip(counts, junit_xml_counts(xml))]
         step("pytest tools/tests", ok, tuple(counts), t_step)
+    format_ok, format_took = formatted.result()
+    step("spotless:check", format_ok)
+    timings.append(("spotless:check (alongside pytest)", format_took))
 
     # 4. Every notebook, headless, at the quick scale.
     nb_start = time.monotonic()
@@ -548,18 +566,16 @@ def cmd_test(args) -> int:
     say(f"notebooks took {time.monotonic() - nb_start:.0f} s")
 
     # 4b. What every executed notebook must show, and its grade cell agreeing with ./course grade.
+    graded = stubs_graded.result()
+    background.shutdown()
     if executed:
         t_step = time.monotonic()
-        stubs = ROOT / "target" / "grade-check.json"
-        r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--json", str(stubs)],
-                           stdout=subprocess.DEVNULL)
-        graded = json.loads(stubs.read_text()) if r.returncode == 0 and stubs.exists() else None
         for nb in executed:
             problems = audit_notebook(nb, graded)
             for pr in problems:
                 print(f"✘ {nb.name}: {pr}", file=sys.stderr, flush=True)
             step(f"audit {nb.name}", not problems)
-        timings.append(("audits (./course grade of the stubs, each notebook's outputs)", time.monotonic() - t_step))
+        timings.append(("audits (each notebook's outputs)", time.monotonic() - t_step))
 
     # 5. A real browser against ./course lab: Debian's Chromium and its driver, never a downloaded one.
     if (ROOT / "e2e" / "pom.xml").exists():
