@@ -100,7 +100,7 @@ COPY --chown=${NB_UID}:${NB_GID} . /opt/vthreads-course
 RUN MAVEN_ARGS=--offline ./course setup --rebuild --prefix "${CONDA_DIR}" && \
     mkdir -p /tmp/course-build && \
     MAVEN_ARGS=--offline ./course grade --json /tmp/course-build/grade.json && \
-    rm -rf /tmp/course-build "/home/${NB_USER}/.m2" /opt/vthreads-course/grader/target/worker-aot && \
+    rm -rf /tmp/course-build "/home/${NB_USER}/.m2" /opt/vthreads-course/target/worker-aot && \
     fix-permissions /opt/vthreads-course && \
     fix-permissions /opt/m2 && \
     fix-permissions "${CONDA_DIR}" && \

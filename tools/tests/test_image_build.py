@@ -77,7 +77,7 @@ def offline_env(base: Path, repo: Path) -> tuple[dict, Path]:
 def copy_like_an_image_layer(src: Path, dst: Path) -> None:
     """Copies ``src`` as `COPY` then a pull would: same contents, times cut to whole seconds."""
     shutil.copytree(src, dst, symlinks=True,
-                    ignore=shutil.ignore_patterns(".git", "__pycache__", "*.pyc", "notebooks", "e2e")
+                    ignore=shutil.ignore_patterns(".git", "__pycache__", "*.pyc", "notebooks", "e2e", "worker-aot")
                     if src == ROOT else None)
     if src == ROOT:  # the course's notebooks without the executed copies under target/
         shutil.copytree(ROOT / "notebooks", dst / "notebooks")

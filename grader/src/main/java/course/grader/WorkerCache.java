@@ -34,11 +34,11 @@ import java.util.function.BiFunction;
  *
  * <p>The first grading that finds no cache trains one in the background: one JVM runs {@link WarmUp}'s tests on
  * the jars alone with {@code -XX:AOTCacheOutput}, into a temporary file that is renamed when it is complete.
- * Test JVMs started meanwhile run without the cache. The cache lives in {@code worker-aot/} beside the jar the
- * grader was loaded from; where that cannot be written, or with {@code COURSE_AOT=off}, there is none.
+ * Test JVMs started meanwhile run without the cache. The cache lives in the course folder's {@code target/worker-aot/};
+ * where that cannot be written, or with {@code COURSE_AOT=off}, there is none.
  */
 final class WorkerCache {
-    /** The folder, beside the grader's jar, that holds the caches. */
+    /** The folder, in the course folder's {@code target/}, that holds the caches. */
     static final String FOLDER = "worker-aot";
     /** How long a training run may take before it is stopped (it takes 2-4 s). */
     private static final Duration TRAINING_LIMIT = Duration.ofSeconds(120);
@@ -65,20 +65,18 @@ final class WorkerCache {
     }
 
     /**
-     * The cache for test JVMs whose class path starts with {@code runtime} (the grader's run-time class path), in
-     * {@code worker-aot/} beside the grader's jar; empty where there can be none.
+     * The cache for test JVMs whose class path starts with {@code runtime} (the grader's run-time class path), in the
+     * course folder's {@code target/worker-aot/}; empty where there can be none.
      */
     static Optional<WorkerCache> forRuntime(List<Path> runtime, List<String> jvmOptions) {
         if (disabled() || runtime.isEmpty() || !runtime.stream().allMatch(WorkerCache::isJar)) {
             return Optional.empty();
         }
         try {
-            Path home = Classpaths.locationOf(TestWorker.class);
-            return isJar(home)
-                    ? Optional.of(new WorkerCache(home.getParent().resolve(FOLDER), runtime, jvmOptions))
-                    : Optional.empty();
-        } catch (Exception e) {
-            return Optional.empty();
+            return Optional.of(
+                    new WorkerCache(CourseRoot.find().resolve("target").resolve(FOLDER), runtime, jvmOptions));
+        } catch (RuntimeException e) {
+            return Optional.empty(); // no course folder here (a Gradescope autograder's own layout): no cache
         }
     }
 
