@@ -110,7 +110,7 @@ final class WorkerCache {
     }
 
     /**
-     * A jar's SHA-256 (about 10 ms for the test JVMs' jars). The cache's name must change with the contents: the JVM
+     * A jar's SHA-256 (the test JVMs' jars are 1.7 MB in all). The cache's name must change with the contents: the JVM
      * itself did not refuse a cache whose jar had changed, in a trial with JDK 25 here (it loaded that jar's classes
      * from the cache), so a cache must never be named for other contents than its own.
      */
@@ -143,16 +143,15 @@ final class WorkerCache {
         if (Files.isRegularFile(file)) {
             return List.of("-XX:AOTCache=" + file);
         }
-        TRAININGS.computeIfAbsent(file, f -> Training.start(f, jars, trainingCommand));
+        TRAININGS.computeIfAbsent(file, f -> Training.start(f, trainingCommand));
         return List.of();
     }
 
-    /** Trains the cache now and waits for it: true if it exists afterwards. For tests and for the grader's own use. */
-    boolean trainAndWait(BiFunction<List<String>, List<String>, List<String>> trainingCommand)
-            throws InterruptedException {
+    /** Trains the cache now, if it does not exist, and waits for it: true if it exists afterwards (for tests). */
+    boolean trainAndWait(BiFunction<List<String>, List<String>, List<String>> trainingCommand) {
         Path file = file();
         if (!Files.isRegularFile(file)) {
-            Training t = TRAININGS.computeIfAbsent(file, f -> Training.start(f, jars, trainingCommand));
+            Training t = TRAININGS.computeIfAbsent(file, f -> Training.start(f, trainingCommand));
             t.await(TRAINING_LIMIT.toMillis());
         }
         return Files.isRegularFile(file);
@@ -176,12 +175,14 @@ final class WorkerCache {
         }
 
         /** Starts a training run, or returns a finished one where another grader is training or none can. */
-        static Training start(
-                Path file, List<Path> jars, BiFunction<List<String>, List<String>, List<String>> trainingCommand) {
+        static Training start(Path file, BiFunction<List<String>, List<String>, List<String>> trainingCommand) {
             Path lock = file.resolveSibling(file.getFileName() + ".lock");
+            boolean locked = false;
+            Process p = null;
             try {
                 Files.createDirectories(file.getParent());
-                if (!takeLock(lock)) {
+                locked = takeLock(lock);
+                if (!locked) {
                     return new Training(file, null, null, null, null); // another grader is training it
                 }
                 Path partial = file.resolveSibling(
@@ -192,18 +193,23 @@ final class WorkerCache {
                         Integer.toString(ForkedTests.TEST_TIMEOUT_S),
                         "classes",
                         WarmUp.class.getName());
-                Process p = new ProcessBuilder(trainingCommand.apply(List.of("-XX:AOTCacheOutput=" + partial), job))
+                p = new ProcessBuilder(trainingCommand.apply(List.of("-XX:AOTCacheOutput=" + partial), job))
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                         .start();
                 p.getOutputStream().close();
                 Training t = new Training(file, partial, lock, p, results);
-                Thread.ofVirtual().name("worker-aot-training").start(() -> t.await(TRAINING_LIMIT.toMillis()));
                 // A grader that exits first (./course grade) lets the run finish and keeps its cache.
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> t.await(30_000), "worker-aot-training-exit"));
+                Thread.ofVirtual().name("worker-aot-training").start(() -> t.await(TRAINING_LIMIT.toMillis()));
                 return t;
-            } catch (IOException | RuntimeException e) {
-                deleteQuietly(lock);
+            } catch (IOException | RuntimeException e) { // the JVM is shutting down, or the folder is not writable
+                if (p != null) {
+                    p.destroyForcibly();
+                }
+                if (locked) {
+                    deleteQuietly(lock);
+                }
                 return new Training(file, null, null, null, null);
             }
         }
