@@ -44,8 +44,11 @@ final class WorkerCache {
     private static final Duration TRAINING_LIMIT = Duration.ofSeconds(120);
     /** A lock file older than this was left by a training run that did not finish. */
     private static final Duration STALE_LOCK = Duration.ofSeconds(300);
-    /** How many caches a folder keeps (each about 20 MB): the class paths of one course's grader, kernel and tests. */
-    static final int KEPT = 4;
+    /**
+     * How many caches a folder keeps, those used last (each is about 20 MB): one per class path that grades in this
+     * course folder (./course grade, the kernel, the grader's own integration tests), and room for a rebuild.
+     */
+    static final int KEPT = 8;
 
     private static final Map<Path, Training> TRAININGS = new ConcurrentHashMap<>();
 
@@ -141,10 +144,23 @@ final class WorkerCache {
             return List.of(); // a jar went away: the test JVM will say so
         }
         if (Files.isRegularFile(file)) {
+            markUsed(file);
             return List.of("-XX:AOTCache=" + file);
         }
         TRAININGS.computeIfAbsent(file, f -> Training.start(f, trainingCommand));
         return List.of();
+    }
+
+    /** Sets a cache's time to now, at most once an hour: the folder keeps the caches used last. */
+    private static void markUsed(Path file) {
+        try {
+            Instant now = Instant.now();
+            if (Files.getLastModifiedTime(file).toInstant().isBefore(now.minus(Duration.ofHours(1)))) {
+                Files.setLastModifiedTime(file, FileTime.from(now));
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // a cache another grader just replaced: its time does not matter
+        }
     }
 
     /** Trains the cache now, if it does not exist, and waits for it: true if it exists afterwards (for tests). */
@@ -269,7 +285,7 @@ final class WorkerCache {
             deleteQuietly(lock);
         }
 
-        /** Deletes all but the {@code kept} newest caches (older builds' jars); a JVM that maps one keeps it. */
+        /** Deletes all but the {@code kept} caches used last (older builds' jars); a JVM that maps one keeps it. */
         private static void keepNewest(Path folder, int kept) throws IOException {
             List<Path> caches;
             try (var files = Files.list(folder)) {

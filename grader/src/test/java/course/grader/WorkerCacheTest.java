@@ -76,4 +76,33 @@ class WorkerCacheTest {
             throw new AssertionError("no training where the cache exists");
         }));
     }
+
+    @Test
+    void a_finished_training_run_becomes_the_cache_and_the_folder_keeps_the_caches_used_last() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("aot"));
+        for (int i = 0; i < WorkerCache.KEPT + 2; i++) { // older builds' caches, the oldest first
+            Path old = folder.resolve("worker-%024x.aot".formatted(i));
+            Files.writeString(old, "an older cache");
+            Files.setLastModifiedTime(old, FileTime.fromMillis(1_700_000_000_000L + i * 1000L));
+        }
+        var cache = new WorkerCache(folder, List.of(jar("a.jar")), List.of());
+        // Stands in for the JVM: writes the cache file that -XX:AOTCacheOutput names, and the results' DONE line.
+        assertTrue(cache.trainAndWait((extra, job) -> List.of(
+                "sh",
+                "-c",
+                "printf cache > \"$1\" && printf 'DONE\\n' > \"$2\"",
+                "sh",
+                extra.getFirst().substring("-XX:AOTCacheOutput=".length()),
+                job.getFirst())));
+        assertEquals("cache", Files.readString(cache.file()));
+        try (var left = Files.list(folder)) {
+            List<String> names =
+                    left.map(f -> f.getFileName().toString()).sorted().toList();
+            assertEquals(WorkerCache.KEPT, names.size(), "the newest caches only, no lock or partial file: " + names);
+            assertTrue(names.contains(cache.file().getFileName().toString()));
+            assertFalse(names.contains("worker-%024x.aot".formatted(0)), "the oldest went: " + names);
+            assertFalse(names.contains("worker-%024x.aot".formatted(2)), "the oldest went: " + names);
+            assertTrue(names.contains("worker-%024x.aot".formatted(3)), names.toString());
+        }
+    }
 }
