@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The workload of {@link WorkerCache}'s training run: tests written the way the exercises' tests are (ordered,
  * tagged with points, with timeouts, executors, virtual threads, latches and a {@link Probe}), so that the classes
- * a test JVM loads for any exercise are in the cache. Never graded, and never run by {@code ./course test}'s
- * own test phases (it is main code, not test code).
+ * a test JVM loads for any exercise are in the cache. Main code, not test code: it is never graded, and runs only
+ * as that workload (and in {@code WorkerCacheIT}, which checks that a test JVM runs it from a trained cache).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("the grader's warm-up")

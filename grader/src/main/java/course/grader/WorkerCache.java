@@ -29,8 +29,8 @@ import java.util.function.BiFunction;
  *
  * <p>A cache is for one list of jars, one set of JVM options and one JDK: its file name is a hash of those and of
  * each jar's contents, so a rebuilt jar or another JDK gets a cache of its own. The jars come first on every test
- * JVM's class path; the exercise's folders follow them, as a cache allows. A class path with a folder among the grader's own entries (the grader's
- * unit tests run from {@code target/classes}) gets no cache.
+ * JVM's class path; the exercise's folders follow them, as a cache allows. A class path with a folder among the
+ * grader's own entries (the grader's unit tests run from {@code target/classes}) gets no cache.
  *
  * <p>The first grading that finds no cache trains one in the background: one JVM runs {@link WarmUp}'s tests on
  * the jars alone with {@code -XX:AOTCacheOutput}, into a temporary file that is renamed when it is complete.
@@ -114,8 +114,8 @@ final class WorkerCache {
 
     /**
      * A jar's SHA-256 (the test JVMs' jars are 1.7 MB in all). The cache's name must change with the contents: the JVM
-     * itself did not refuse a cache whose jar had changed, in a trial with JDK 25 here (it loaded that jar's classes
-     * from the cache), so a cache must never be named for other contents than its own.
+     * does not check them. In a trial with Temurin 25.0.3, a jar of the cache's class path was changed in place (its
+     * size and time changed), and the JVM still loaded that jar's classes from the cache, without a warning.
      */
     private static String contentHash(Path jar) throws IOException {
         try (var in = Files.newInputStream(jar)) {
