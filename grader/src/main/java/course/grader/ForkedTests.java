@@ -51,33 +51,34 @@ final class ForkedTests {
     /**
      * Lists (and, unless {@code discoverOnly}, runs) the tests in {@code testClasses}.
      *
-     * @param classpath    the forked JVM's class path: the compiled exercise and tests, then the grader's
+     * @param folders      the compiled exercise and tests, which the forked JVM's class path adds to the grader's
+     *                     jars (see {@link #command(List, List, boolean, List)})
      * @param testClasses  the course's test classes
      * @param discoverOnly list the tests without running them
      * @param work         a folder for the results and logs
      */
-    static Outcome run(List<Path> classpath, List<String> testClasses, boolean discoverOnly, Path work)
+    static Outcome run(List<Path> folders, List<String> testClasses, boolean discoverOnly, Path work)
             throws IOException, InterruptedException {
-        return run(classpath, testClasses, discoverOnly, work, null, false);
+        return run(folders, testClasses, discoverOnly, work, null, false);
     }
 
     /**
-     * Starts a test JVM ahead of time on {@code classpath} (whose folders may still be empty): it loads the
+     * Starts a test JVM ahead of time with {@code folders} (which may still be empty): it loads the
      * JUnit engine and waits for its job, which {@link #run} hands it. {@link Prestarted#close()} ends it
      * if it is not needed.
      */
-    static Prestarted prestart(List<Path> classpath, List<String> testClasses, Path work, boolean hidden)
+    static Prestarted prestart(List<Path> folders, List<String> testClasses, Path work, boolean hidden)
             throws IOException {
         Path log = work.resolve("fork-1.log");
-        Process p = new ProcessBuilder(command(classpath, testClasses, hidden, List.of("--stdin")))
+        Process p = new ProcessBuilder(command(folders, testClasses, hidden, List.of("--stdin")))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
-        return new Prestarted(p, classpath, log);
+        return new Prestarted(p, folders, log);
     }
 
     /** A test JVM started by {@link #prestart}, waiting for its job. */
-    record Prestarted(Process process, List<Path> classpath, Path log) implements AutoCloseable {
+    record Prestarted(Process process, List<Path> folders, Path log) implements AutoCloseable {
         void send(List<String> args) throws IOException {
             try (var in = process.getOutputStream()) {
                 in.write((Wire.line(args.toArray(String[]::new)) + "\n").getBytes(StandardCharsets.UTF_8));
@@ -108,11 +109,11 @@ final class ForkedTests {
 
     /**
      * As {@link #run(List, List, boolean, Path)}, handing the first job to {@code ready} when it was started
-     * on the same class path; {@code hidden} also runs the tests tagged {@code visibility:hidden} or
+     * with the same folders; {@code hidden} also runs the tests tagged {@code visibility:hidden} or
      * {@code visibility:after_due_date} (the trainer's profile).
      */
     static Outcome run(
-            List<Path> classpath,
+            List<Path> folders,
             List<String> testClasses,
             boolean discoverOnly,
             Path work,
@@ -134,11 +135,11 @@ final class ForkedTests {
             Fork f;
             if (fork == 1
                     && ready != null
-                    && ready.classpath().equals(classpath)
+                    && ready.folders().equals(folders)
                     && ready.process().isAlive()) {
                 f = new Fork(ready, job, results);
             } else {
-                f = new Fork(command(classpath, testClasses, hidden, job), results, log);
+                f = new Fork(command(folders, testClasses, hidden, job), results, log);
             }
             f.await(deadline);
             for (List<String> rec : f.records) {
@@ -207,15 +208,18 @@ final class ForkedTests {
             "--enable-preview",
             "-Djava.awt.headless=true");
 
+    /**
+     * A test JVM's command. Its class path is the grader's own jars first (what {@link WorkerCache} covers, and no
+     * class in the learner's code replaces one of them), then {@code folders}.
+     */
     private static List<String> command(
-            List<Path> classpath, List<String> testClasses, boolean hidden, List<String> job) {
+            List<Path> folders, List<String> testClasses, boolean hidden, List<String> job) {
         List<Path> runtime = Classpaths.runtime();
-        List<String> cache = classpath.size() >= runtime.size()
-                        && classpath.subList(0, runtime.size()).equals(runtime)
-                ? WorkerCache.forRuntime(runtime, JVM_OPTIONS)
-                        .map(c -> c.options(trainingCommand(runtime)))
-                        .orElse(List.of())
-                : List.of();
+        List<Path> classpath = new ArrayList<>(runtime);
+        classpath.addAll(folders);
+        List<String> cache = WorkerCache.forRuntime(runtime, JVM_OPTIONS)
+                .map(c -> c.options(trainingCommand(runtime)))
+                .orElse(List.of());
         return command(classpath, testClasses, hidden, cache, job);
     }
 

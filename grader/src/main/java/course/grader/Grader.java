@@ -225,7 +225,7 @@ public final class Grader {
         Files.createDirectories(job.testOut());
         // The test JVM starts now and loads JUnit while the code compiles; it gets its job afterwards.
         try (ForkedTests.Prestarted ready =
-                ForkedTests.prestart(job.runClasspath(), job.testClasses(), work, runsHidden())) {
+                ForkedTests.prestart(job.testFolders(), job.testClasses(), work, runsHidden())) {
             return gradeCompiled(job, ready);
         }
     }
@@ -255,13 +255,10 @@ public final class Grader {
             return work.resolve("test-classes");
         }
 
-        /** The test JVM's class path: the grader's own jars first (what its {@link WorkerCache} covers, and no
-         *  class in the learner's code replaces one of them); then the course's tests, so that a class in the
-         *  learner's code named like one of them never replaces it; then the code under test. */
-        List<Path> runClasspath() {
-            List<Path> cp = new ArrayList<>(Classpaths.runtime());
-            cp.addAll(List.of(testOut(), mainOut()));
-            return cp;
+        /** What the test JVM's class path adds to the grader's jars: the course's tests first, so that a class in
+         *  the learner's code named like one of them never replaces it; then the code under test. */
+        List<Path> testFolders() {
+            return List.of(testOut(), mainOut());
         }
     }
 
@@ -294,7 +291,7 @@ public final class Grader {
         long compiled = System.nanoTime();
         ForkedTests.Outcome outcome;
         if (problems.isEmpty()) {
-            outcome = ForkedTests.run(job.runClasspath(), job.testClasses(), false, job.work(), ready, runsHidden());
+            outcome = ForkedTests.run(job.testFolders(), job.testClasses(), false, job.work(), ready, runsHidden());
         } else {
             ready.close();
             outcome = listTestsWithStubs(exercise, testSources, job.testClasses(), job.work());
@@ -413,9 +410,7 @@ public final class Grader {
                     Map.of(),
                     "the grader's copy of the course's stubs does not compile either: " + errors.getFirst());
         }
-        List<Path> runCp = new ArrayList<>(Classpaths.runtime());
-        runCp.addAll(List.of(stubOut, testOut));
-        return ForkedTests.run(runCp, testClasses, true, work, null, runsHidden());
+        return ForkedTests.run(List.of(stubOut, testOut), testClasses, true, work, null, runsHidden());
     }
 
     /**
