@@ -147,8 +147,13 @@ final class WorkerCache {
             markUsed(file);
             return List.of("-XX:AOTCache=" + file);
         }
-        TRAININGS.computeIfAbsent(file, f -> Training.start(f, trainingCommand));
+        training(file, trainingCommand);
         return List.of();
+    }
+
+    /** The training run of {@code file} in this grader: started once, the first time it is asked for. */
+    private static Training training(Path file, BiFunction<List<String>, List<String>, List<String>> trainingCommand) {
+        return TRAININGS.computeIfAbsent(file, f -> Training.start(f, trainingCommand));
     }
 
     /** Sets a cache's time to now, at most once an hour: the folder keeps the caches used last. */
@@ -167,8 +172,7 @@ final class WorkerCache {
     boolean trainAndWait(BiFunction<List<String>, List<String>, List<String>> trainingCommand) {
         Path file = file();
         if (!Files.isRegularFile(file)) {
-            Training t = TRAININGS.computeIfAbsent(file, f -> Training.start(f, trainingCommand));
-            t.await(TRAINING_LIMIT.toMillis());
+            training(file, trainingCommand).await(TRAINING_LIMIT.toMillis());
         }
         return Files.isRegularFile(file);
     }
