@@ -388,8 +388,8 @@ def run_notebook(nb: Path, scale: str, timeout: int | None = None) -> int:
 
 
 def runs_alone(nb: Path) -> bool:
-    """A notebook whose metadata says ``"course": {"runs_alone": true}``: its experiments time CPU-bound work on
-    every core, so `./course test` runs nothing beside it."""
+    """A notebook whose metadata says ``"course": {"runs_alone": true}``: what it times keeps every core busy
+    (notebook 04's CPU-bound tasks, notebook 08's server and its load), so `./course test` runs nothing beside it."""
     try:
         meta = json.loads(nb.read_text(encoding="utf-8")).get("metadata", {})
     except (OSError, ValueError):
@@ -574,8 +574,8 @@ def cmd_test(args) -> int:
 
     # 4. Every notebook, headless, at the quick scale, and (5) a real browser against ./course lab. With two cores
     # or more, two at a time: every timing check runs again on a miss, and a check that missed in every try fails
-    # the audit below, busy or not. A notebook marked `runs_alone` (CPU-bound work timed on every core) runs first,
-    # with nothing beside it; then the others, later ones first (they are the longer ones), then the browser.
+    # the audit below, busy or not. The notebooks marked `runs_alone` (what they time keeps every core busy) run
+    # first, one at a time; then the others, later ones first (they are the longer ones), then the browser.
     browser = None
     if (ROOT / "e2e" / "pom.xml").exists():
         if not (shutil.which("chromium") and shutil.which("chromedriver")) and is_debian_root():

@@ -44,6 +44,6 @@ def test_a_timing_check_that_missed_in_every_try_fails_the_audit_busy_or_not(tmp
     assert "fixed pool of 2, elapsed: measured 412.0 ms" in problems[0], problems
 
 
-def test_only_notebook_04_runs_alone():
+def test_notebooks_04_and_08_run_alone_and_no_other():
     alone = [nb.name for nb in sorted((ROOT / "notebooks").glob("*.ipynb")) if course.runs_alone(nb)]
-    assert alone == ["04-io-vs-cpu.ipynb"]
+    assert alone == ["04-io-vs-cpu.ipynb", "08-http-service.ipynb"]
