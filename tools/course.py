@@ -575,7 +575,8 @@ def cmd_test(args) -> int:
     # 4. Every notebook, headless, at the quick scale, and (5) a real browser against ./course lab. With two cores
     # or more, two at a time: every timing check runs again on a miss, and a check that missed in every try fails
     # the audit below, busy or not. The notebooks marked `runs_alone` (what they time keeps every core busy) run
-    # first, one at a time; then the others, later ones first (they are the longer ones), then the browser.
+    # first, one at a time; then the others, later ones first (they are the longer ones), then the browser:
+    # Debian's Chromium and its driver, never a downloaded one.
     browser = None
     if (ROOT / "e2e" / "pom.xml").exists():
         if not (shutil.which("chromium") and shutil.which("chromedriver")) and is_debian_root():
@@ -592,8 +593,8 @@ def cmd_test(args) -> int:
     if browser:
         jobs.append(("browser test", browser, None))
     at_once = 2 if (os.cpu_count() or 1) >= 2 else 1
-    say(f"notebooks (quick) and the browser test, {at_once} at a time "
-        f"({', '.join(nb.name for nb in alone) or 'none'} alone first) …")
+    say(f"notebooks (quick){' and the browser test' if browser else ''}, {at_once} at a time"
+        + (f" ({', '.join(nb.name for nb in alone)} alone first)" if alone else "") + " …")
     nb_start = time.monotonic()
 
     def run_job(cmd: list[str]) -> tuple[int, str, float]:
@@ -618,7 +619,7 @@ def cmd_test(args) -> int:
         for done in concurrent.futures.as_completed(running):  # each job's output as one block, as it ends
             finished(*running[done], *done.result())
     executed.sort()
-    say(f"notebooks and the browser test took {time.monotonic() - nb_start:.0f} s")
+    say(f"notebooks{' and the browser test' if browser else ''} took {time.monotonic() - nb_start:.0f} s")
 
     # 4b. What every executed notebook must show, and its grade cell agreeing with ./course grade.
     graded = stubs_graded.result()
