@@ -373,9 +373,12 @@ def cmd_lab(args) -> int:
 
 # ---------------------------------------------------------------------------------------------- run and test
 
-def notebook_command(nb: Path, scale: str, timeout: int | None = None) -> list[str]:
-    py = jupyter_python()
-    ensure_fonts()
+def notebook_command(nb: Path, scale: str, timeout: int | None = None, py: str | None = None) -> list[str]:
+    """The runner's command for ``nb``; ``py`` is a Python with Jupyter's modules where the caller found one (and
+    the fonts) already: otherwise each command looks for one again, a child Python per candidate."""
+    if py is None:
+        py = jupyter_python()
+        ensure_fonts()
     cmd = [py, str(TOOLS / "run_notebook.py"), str(nb), "--out", str(ROOT / "target" / "notebooks"),
            "--scale", scale]
     if timeout:
@@ -589,7 +592,7 @@ def cmd_test(args) -> int:
             results.append(("browser test", 0, 0, 1))
     notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"), reverse=True)
     alone = [nb for nb in notebooks if runs_alone(nb)]
-    jobs = [(f"notebook {nb.name}", notebook_command(nb, "quick"), nb) for nb in notebooks if nb not in alone]
+    jobs = [(f"notebook {nb.name}", notebook_command(nb, "quick", py=py), nb) for nb in notebooks if nb not in alone]
     if browser:
         jobs.append(("browser test", browser, None))
     at_once = 2 if (os.cpu_count() or 1) >= 2 else 1
@@ -613,7 +616,7 @@ def cmd_test(args) -> int:
             executed.append(ROOT / "target" / "notebooks" / nb.name)
 
     for nb in alone:
-        finished(f"notebook {nb.name} (alone)", nb, *run_job(notebook_command(nb, "quick")))
+        finished(f"notebook {nb.name} (alone)", nb, *run_job(notebook_command(nb, "quick", py=py)))
     with concurrent.futures.ThreadPoolExecutor(at_once) as pool:
         running = {pool.submit(run_job, cmd): (name, nb) for name, cmd, nb in jobs}
         for done in concurrent.futures.as_completed(running):  # each job's output as one block, as it ends
