@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -34,7 +36,15 @@ final class ForkedTests {
     private static final long EXERCISE_BUDGET_NS = TimeUnit.SECONDS.toNanos(240);
 
     /** A test the JVM found. */
-    record Planned(String uniqueId, String className, String name, int points, String visibility) {}
+    record Planned(String uniqueId, String className, String name, int points, String visibility) {
+        private static final Pattern METHOD = Pattern.compile("\\[method:([^(\\]]+)\\(");
+
+        /** The test method's name, from its unique id (empty for a test that is not a method). */
+        String method() {
+            Matcher m = METHOD.matcher(uniqueId);
+            return m.find() ? m.group(1) : "";
+        }
+    }
 
     /** How a test ended. */
     record Ended(String status, String message) {

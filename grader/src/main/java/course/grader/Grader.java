@@ -319,23 +319,23 @@ public final class Grader {
                     passed,
                     message,
                     p.visibility(),
-                    testCode(testSources, p)));
+                    testCode(testSources, p),
+                    p.method()));
         }
         return new ExerciseResult(exercise, tests, problems, job.notes());
     }
 
     private static final Pattern LAID_OUT = Pattern.compile("/(exercises/[^/]+/src/(?:main|test)/java(?:/.*)?)$");
-    private static final Pattern METHOD = Pattern.compile("\\[method:([^(\\]]+)\\(");
 
     /** The body of a test method, from the course's test source, without its braces (empty when not found). */
     static String testCode(Path testSources, ForkedTests.Planned p) throws IOException {
         Path file = testSources.resolve(p.className().replace('.', '/') + ".java");
-        Matcher m = METHOD.matcher(p.uniqueId());
-        if (!Files.isRegularFile(file) || !m.find()) {
+        String method = p.method();
+        if (!Files.isRegularFile(file) || method.isEmpty()) {
             return "";
         }
         String text = Files.readString(file);
-        int at = text.indexOf(" " + m.group(1) + "(");
+        int at = text.indexOf(" " + method + "(");
         int open = at < 0 ? -1 : text.indexOf('{', at);
         if (open < 0) {
             return "";

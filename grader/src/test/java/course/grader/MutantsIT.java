@@ -10,7 +10,6 @@ import com.github.difflib.unifieddiff.UnifiedDiff;
 import com.github.difflib.unifieddiff.UnifiedDiffFile;
 import com.github.difflib.unifieddiff.UnifiedDiffReader;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +19,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -29,19 +29,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every plausible wrong solution scores below full marks. A mutant is committed as a unified diff against
- * the reference solution ({@code mutants/NN-name/MUTANT.diff}), so that the one mistake it makes reads at a
- * glance; the test applies it to a copy of the solution and grades that copy.
+ * the reference solution ({@code mutants/NN-name/sN-what-it-does.diff}, N the contract sentence it breaks), so
+ * that the one mistake it makes reads at a glance; the test applies it to a copy of the solution and grades
+ * that copy.
  */
 class MutantsIT {
     @TempDir
     static Path work;
 
-    static Path mutantsDir() throws URISyntaxException {
-        return Path.of(MutantsIT.class.getResource("/mutants").toURI());
+    /** The mutants, in the source tree (a copy on the class path may still hold a mutant since renamed). */
+    static Path mutantsDir() {
+        return Courses.root().resolve("grader/src/test/resources/mutants");
     }
 
     /** The mutants' diffs, per exercise. */
-    private static Map<String, List<Path>> mutants() throws IOException, URISyntaxException {
+    private static Map<String, List<Path>> mutants() throws IOException {
         Map<String, List<Path>> all = new TreeMap<>();
         try (Stream<Path> exercises = Files.list(mutantsDir())) {
             for (Path ex : exercises.sorted().toList()) {
@@ -80,14 +82,18 @@ class MutantsIT {
     }
 
     @Test
-    void everyExerciseHasAtLeastThreeMutants() throws Exception {
-        Map<String, List<Path>> all = mutants();
-        assertEquals(Grader.exercises(), List.copyOf(all.keySet()), "exercises with mutants");
-        all.forEach((ex, ms) -> assertTrue(ms.size() >= 3, ex + " has only " + ms.size() + " mutants"));
+    void everyExerciseHasMutants() throws Exception {
+        // ContractTest checks that each sentence of an exercise's contract has a mutant of its own.
+        assertEquals(Grader.exercises(), List.copyOf(mutants().keySet()), "exercises with mutants");
     }
 
+    /**
+     * Each mutant breaks one sentence of its exercise's contract ({@code sN-….diff} breaks sentence N) and keeps
+     * the rest: it must score below full marks, and among the tests it fails must be one that the README names
+     * for sentence N. So every sentence has a test that fails without it.
+     */
     @TestFactory
-    List<DynamicTest> everyMutantScoresBelowFullMarks() throws Exception {
+    List<DynamicTest> everyMutantFailsATestOfTheSentenceItBreaks() throws Exception {
         Grader grader = new Grader(Courses.root());
         // One mutant graded per core at a time (each grade forks a test JVM); each test waits for its own grade.
         ExecutorService pool =
@@ -95,9 +101,15 @@ class MutantsIT {
         List<DynamicTest> tests = new ArrayList<>();
         for (Map.Entry<String, List<Path>> e : mutants().entrySet()) {
             String exercise = e.getKey();
-            // The first mutant of each exercise is graded by GoldenResultsIT, which checks its whole results.json.
-            for (Path mutant : e.getValue().subList(1, e.getValue().size())) {
+            if (!Courses.selected().contains(exercise)) {
+                continue;
+            }
+            Contract contract = Contract.of(Courses.root(), exercise);
+            for (Path mutant : e.getValue()) {
                 String name = mutantName(mutant);
+                Matcher m = ContractTest.MUTANT.matcher(mutant.getFileName().toString());
+                assertTrue(m.matches(), mutant + " is not named sN-what-it-does.diff");
+                Contract.Sentence sentence = contract.sentence(Integer.parseInt(m.group(1)));
                 Path sources = work.resolve(exercise).resolve(name);
                 Courses.copyTree(Courses.solution(exercise), sources);
                 applyMutant(mutant, sources);
@@ -106,16 +118,21 @@ class MutantsIT {
                     ExerciseResult r = graded.get();
                     assertTrue(r.problems().isEmpty(), "the mutant should compile and run: " + r.problems());
                     assertTrue(r.maxScore() > 0, "no tests were graded");
-                    String caughtBy = r.tests().stream()
-                            .filter(t -> !t.passed())
-                            .map(t -> t.name() + " ["
+                    List<TestResult> failed =
+                            r.tests().stream().filter(t -> !t.passed()).toList();
+                    String caughtBy = failed.stream()
+                            .map(t -> t.method() + " ["
                                     + t.message().lines().findFirst().orElse("") + "]")
                             .collect(Collectors.joining("\n  "));
                     System.out.printf("%s/%s: %d/%d%n  %s%n", exercise, name, r.score(), r.maxScore(), caughtBy);
                     assertTrue(
                             r.score() < r.maxScore(),
                             "the mutant scored full marks: " + r.score() + "/" + r.maxScore());
-                    assertFalse(caughtBy.isEmpty(), "some test must fail");
+                    assertTrue(
+                            failed.stream().anyMatch(t -> sentence.tests().contains(t.method())),
+                            "the mutant breaks sentence " + sentence.number() + " (" + sentence.text()
+                                    + "), but none of its tests " + sentence.tests() + " failed; it failed: "
+                                    + caughtBy);
                 }));
             }
         }

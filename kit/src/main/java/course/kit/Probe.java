@@ -1,7 +1,9 @@
 package course.kit;
 
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -12,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with {@link #wrap(Runnable)}, {@link #wrap(Callable)} or {@link #wrapChecked(ThrowingRunnable)}, which do
  * both, exit in a {@code finally}). The
  * probe keeps the number of tasks in flight, the highest number ever in flight at once ({@link #peak()}),
- * how many tasks entered, and on which kind of thread they ran.
+ * how many tasks entered, on which kind of thread they ran, and on how many distinct threads.
  *
  * <p>Memory consistency: all counters are atomic; a value read after {@code ExecutorService.close()} (or
  * any other happens-before edge with the tasks' ends) reflects every task.
@@ -32,6 +34,7 @@ public final class Probe {
     private final AtomicInteger exited = new AtomicInteger();
     private final AtomicInteger virtual = new AtomicInteger();
     private final AtomicInteger platform = new AtomicInteger();
+    private final Set<Long> threads = ConcurrentHashMap.newKeySet();
 
     /** A task that throws checked exceptions, for {@link #wrapChecked(ThrowingRunnable)}. */
     @FunctionalInterface
@@ -45,6 +48,7 @@ public final class Probe {
         entered.incrementAndGet();
         if (Thread.currentThread().isVirtual()) virtual.incrementAndGet();
         else platform.incrementAndGet();
+        threads.add(Thread.currentThread().threadId());
         int now = inFlight.incrementAndGet();
         peak.accumulateAndGet(now, Math::max);
     }
@@ -120,6 +124,14 @@ public final class Probe {
         return virtual.get();
     }
 
+    /**
+     * How many distinct threads entered a task: equal to {@link #entered()} when each task had a thread of its
+     * own, fewer when threads were reused (a pool).
+     */
+    public int threads() {
+        return threads.size();
+    }
+
     /** How many tasks entered on a platform thread. */
     public int platformCount() {
         return platform.get();
@@ -127,7 +139,7 @@ public final class Probe {
 
     @Override
     public String toString() {
-        return "Probe[entered=%d, exited=%d, inFlight=%d, peak=%d, virtual=%d, platform=%d]"
-                .formatted(entered(), exited(), inFlight(), peak(), virtualCount(), platformCount());
+        return "Probe[entered=%d, exited=%d, inFlight=%d, peak=%d, virtual=%d, platform=%d, threads=%d]"
+                .formatted(entered(), exited(), inFlight(), peak(), virtualCount(), platformCount(), threads());
     }
 }

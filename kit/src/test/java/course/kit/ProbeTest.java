@@ -46,6 +46,7 @@ class ProbeTest {
         assertEquals(20, p.platformCount());
         assertEquals(0, p.virtualCount());
         assertEquals(0, p.inFlight());
+        assertEquals(4, p.threads(), "a pool of four reuses its four threads");
     }
 
     @Test
@@ -64,6 +65,7 @@ class ProbeTest {
         assertEquals(n, p.peak());
         assertEquals(n, p.virtualCount());
         assertEquals(0, p.platformCount());
+        assertEquals(n, p.threads(), "a thread of its own per task");
     }
 
     @Test

@@ -75,9 +75,9 @@ class ThreadCostTest {
     @Test
     @Tag("points:3")
     @Timeout(15)
-    @DisplayName("starts every thread before joining any: all count threads are running at once")
+    @DisplayName("starts every thread before joining any: all 200 threads are running at once")
     void startsAllBeforeJoiningAny() throws InterruptedException {
-        int count = 50;
+        int count = 200; // more than a small pool or a batch of threads would hold
         Probe probe = new Probe();
         CountDownLatch allStarted = new CountDownLatch(count);
         AtomicBoolean gaveUp = new AtomicBoolean();
@@ -104,6 +104,18 @@ class ThreadCostTest {
     @Order(6)
     @Test
     @Tag("points:2")
+    @DisplayName("each run of the task is on a new thread of its own: 100 runs, 100 threads")
+    void eachRunHasANewThreadOfItsOwn() throws InterruptedException {
+        Probe probe = new Probe();
+        ThreadCost.startAll(Thread.ofVirtual(), 100, probe.wrap(NOTHING));
+        assertEquals(100, probe.entered(), "tasks that ran");
+        assertEquals(100, probe.threads(),
+                "distinct threads that ran the task (threads reused from a pool or a loop of workers give fewer)");
+    }
+
+    @Order(7)
+    @Test
+    @Tag("points:2")
     @DisplayName("returns only after every thread has finished its task")
     void returnsAfterAllTerminated() throws InterruptedException {
         int count = 20;
@@ -124,7 +136,7 @@ class ThreadCostTest {
         assertEquals(count, finished.get(), "tasks finished when startAll returned");
     }
 
-    @Order(7)
+    @Order(8)
     @Test
     @Tag("points:1")
     @DisplayName("the returned duration covers the threads' work")
