@@ -661,7 +661,13 @@ def java_main(module: str, artifact: str, main_class: str, argv: list[str], jvm_
 
 
 def cmd_bench(args, rest: list[str]) -> int:
-    """Benchmarks print figures and assert nothing; `kernel` compares the course kernel with ipykernel."""
+    """Benchmarks print figures and assert nothing; `kernel` compares the course kernel with ipykernel,
+    `mutation` gives PIT's mutation score of each exercise's tests."""
+    if args.what == "mutation":
+        import mutation_bench
+        jdk = find_jdk()
+        build(jdk)  # the kit, which the exercises' tests use, in Maven's local repository
+        return mutation_bench.main(rest, find_maven(), java_env(jdk))
     cmd_setup(argparse.Namespace(prefix=None))
     py = jupyter_python()
     return subprocess.run([py, str(TOOLS / "kernel_bench.py"), *rest]).returncode
@@ -712,8 +718,9 @@ def main(argv: list[str]) -> int:
     s.add_argument("--scale", choices=["quick", "full"], default=os.environ.get("COURSE_SCALE", "full"))
     s.add_argument("--out", default=str(ROOT / "target"), help="folder for reproduction.md and .csv (default: target/)")
     sub.add_parser("grade", help="grade the exercises (./course grade --help for options)")
-    s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel)")
-    s.add_argument("what", choices=["kernel"])
+    s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel),"
+                                      " `bench mutation [NN-name …]` (PIT's mutation score of the exercises' tests)")
+    s.add_argument("what", choices=["kernel", "mutation"])
     s = sub.add_parser("autograder", help="build a Gradescope autograder zip (setup.sh, run_autograder, the tests)")
     s.add_argument("--exercises", help="comma-separated exercises, for example 01-thread-cost,02-cafe (default: all)")
     s.add_argument("--out", default=str(ROOT / "target" / "autograder.zip"), help="the zip (default: target/autograder.zip)")

@@ -139,8 +139,9 @@ class ThreadCostTest {
     @Order(8)
     @Test
     @Tag("points:1")
-    @DisplayName("the returned duration covers the threads' work")
+    @DisplayName("the returned duration covers the threads' work, and no more than the call")
     void durationCoversTheWork() throws InterruptedException {
+        long before = System.nanoTime();
         Duration elapsed = ThreadCost.startAll(Thread.ofVirtual(), 10, () -> {
             try {
                 Thread.sleep(50);
@@ -148,8 +149,11 @@ class ThreadCostTest {
                 Thread.currentThread().interrupt();
             }
         });
+        Duration call = Duration.ofNanos(System.nanoTime() - before);
         assertNotNull(elapsed, "startAll must return a Duration, not null");
         assertTrue(elapsed.compareTo(Duration.ofMillis(50)) >= 0,
                 "every task sleeps 50 ms, so the elapsed time must be at least PT0.05S, was " + elapsed);
+        assertTrue(elapsed.compareTo(call) <= 0,
+                "the elapsed time cannot be longer than the call to startAll (" + call + "), was " + elapsed);
     }
 }
