@@ -180,10 +180,15 @@ class Kernel:
 
     def wait_idle_of(self, msg_id: str, timeout: float) -> float | None:
         """Waits for the 'idle' status of ``msg_id``; returns its time.monotonic() or None. Keeps the outputs."""
+        return self.wait_status_of(msg_id, "idle", timeout)
+
+    def wait_status_of(self, msg_id: str, state: str, timeout: float) -> float | None:
+        """Waits for the status ``state`` ('busy', 'idle') of ``msg_id``; returns its time.monotonic() or None.
+        Keeps the outputs."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for msg in self._by_parent.get(msg_id, []):
-                if msg["msg_type"] == "status" and msg["content"].get("execution_state") == "idle":
+                if msg["msg_type"] == "status" and msg["content"].get("execution_state") == state:
                     return msg["_t"]
             self._pump(0.01)
         return None

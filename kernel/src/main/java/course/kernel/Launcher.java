@@ -1,6 +1,11 @@
 package course.kernel;
 
 import java.io.InputStream;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,12 +39,19 @@ public final class Launcher {
                     "usage: java -javaagent:course-kernel.jar -cp <jars> course.kernel.Launcher <connection file>");
             System.exit(2);
         }
-        // Until the server exists, a SIGINT has no cell to stop; it must not kill the starting kernel either.
-        Signal.handle(new Signal("INT"), sig -> {
-            KernelServer s = server;
-            if (s != null) {
-                s.interruptCell("SIGINT");
+        // SIGINT interrupts the running cell. Until the server exists it has no cell to stop, and it must not kill the
+        // starting kernel either. On a thread of its own: where SIGINT must first be taken back (defaultSigint), the
+        // Foreign Function API's first call costs about 0.2 s, which the kernel's start need not wait for.
+        Thread.ofPlatform().name("kernel-sigint").daemon().start(() -> {
+            if (sigintIgnored()) {
+                defaultSigint();
             }
+            Signal.handle(new Signal("INT"), sig -> {
+                KernelServer s = server;
+                if (s != null) {
+                    s.interruptCell("SIGINT");
+                }
+            });
         });
         configureLogging();
         // rapaio's kernel (its JShell and javac, about 0.6 s of CPU) is built in MainApp's static initialiser. Build it
@@ -83,6 +95,63 @@ public final class Launcher {
         }
         // The loop threads keep the JVM alive; a shutdown request ends it (KernelServer.exitSoon).
     }
+
+    /**
+     * Whether this process ignores SIGINT: a process started in the background by a shell without job control
+     * ({@code cmd &}, {@code nohup}, some CI runners and service managers) inherits SIGINT ignored, and the JVM
+     * then declines to handle it, silently, so that SIGINT (the interrupt of a kernelspec with
+     * {@code interrupt_mode: signal}) would stop nothing. Read from {@code /proc/self/status} where there is one
+     * (its {@code SigIgn} mask); elsewhere assumed, so that {@link #defaultSigint} runs.
+     */
+    static boolean sigintIgnored() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    return (Long.parseUnsignedLong(
+                                            line.substring("SigIgn:".length()).strip(), 16)
+                                    & (1L << (SIGINT - 1)))
+                            != 0;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // no /proc: not Linux
+        }
+        return true;
+    }
+
+    /**
+     * Sets SIGINT's disposition to the default ({@code signal(SIGINT, SIG_DFL)}, through the Foreign Function
+     * API), so that {@link Signal#handle} can install the kernel's handler even where the process that started
+     * the kernel ignored SIGINT: the JVM does not handle a signal that was ignored when it started, and says
+     * nothing. At this point the default is what the JVM would do anyway (end the process), and the handler is
+     * installed right after. POSIX only; elsewhere it does nothing.
+     *
+     * @return whether SIGINT had been ignored
+     */
+    static boolean defaultSigint() {
+        if (System.getProperty("os.name", "").startsWith("Windows")) {
+            return false;
+        }
+        try {
+            Linker linker = Linker.nativeLinker();
+            MethodHandle signal = linker.downcallHandle(
+                    linker.defaultLookup().find("signal").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+            MemorySegment previous = (MemorySegment) signal.invokeExact(SIGINT, MemorySegment.NULL); // SIG_DFL
+            boolean ignored = previous.address() == SIG_IGN;
+            if (ignored) {
+                LOG.info("SIGINT was ignored by the process that started the kernel; the kernel handles it again");
+            }
+            return ignored;
+        } catch (Throwable t) {
+            LOG.warning("could not restore SIGINT's default disposition (" + t
+                    + "): if the process that started the kernel ignored SIGINT, a signal interrupt stops nothing");
+            return false;
+        }
+    }
+
+    private static final int SIGINT = 2; // the same on Linux and macOS
+    private static final long SIG_IGN = 1;
 
     /** The system property that names the jars a cell compiles against (the kernelspec sets it: see README.md). */
     static final String CELL_CLASSPATH = "course.kernel.cellClasspath";
