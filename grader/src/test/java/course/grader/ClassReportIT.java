@@ -63,7 +63,7 @@ class ClassReportIT {
         // 4. a mutant of 05, as an exercises/ folder
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("dana/exercises"));
         MutantsIT.applyMutant(
-                MutantsIT.mutantsDir().resolve("05-throttling/permit-leak.diff"),
+                MutantsIT.mutantsDir().resolve("05-throttling/s5-permit-leak.diff"),
                 classDir.resolve("dana/exercises/05-throttling"));
         // 5. 02 does not compile
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("eve/exercises"));

@@ -21,9 +21,10 @@ public final class Throttle {
      * Runs every call, each on its own new virtual thread, with at most {@code maxInFlight} calls running
      * at the same moment, and returns their results in the order of {@code calls}.
      *
-     * <p>The limit is kept with a {@link java.util.concurrent.Semaphore} of {@code maxInFlight} permits: a
-     * call's thread acquires a permit before the call and releases it when the call ends, whether the call
-     * returned or threw. A failed call therefore never keeps its permit.
+     * <p>The limit is kept with a {@link java.util.concurrent.Semaphore} of {@code maxInFlight} permits, not with a
+     * pool of threads: a permit is acquired before each call (in the call's thread, or in the loop before that
+     * thread is started) and released when the call ends, whether the call returned or threw. A failed call
+     * therefore never keeps its permit.
      *
      * <p>The method returns, or throws, only after every call has finished. If one or more calls threw, it
      * throws an {@link ExecutionException} whose cause is the exception thrown by the earliest failed call
