@@ -33,6 +33,9 @@ public final class Deadline {
      *   <li>The call always starts, on its own thread. A budget of zero or less runs out at once: the call's
      *       thread is interrupted (the call sees it at its first blocking wait), waited for, and a
      *       {@link TimeoutException} thrown.</li>
+     *   <li>An interrupt that arrives while {@code call} waits for a cancelled call to end does not cut that wait
+     *       short, and is not lost: {@code call} then throws {@link InterruptedException}, or leaves the thread's
+     *       interrupt status set.</li>
      * </ul>
      *
      * <p>Memory consistency effects: actions of the downstream call <i>happen-before</i> {@code call} returns
