@@ -29,9 +29,10 @@ public final class Fanout {
      * their results in the order of calls.
      * <ul>
      * <li>If a call fails, the calls still running are cancelled (interrupted) and an
-     *     ExecutionException is thrown whose cause is that call's exception (the first failure).</li>
-     * <li>If the deadline passes before every call has completed, the calls still running are
-     *     cancelled and a java.util.concurrent.TimeoutException is thrown.</li>
+     *     ExecutionException is thrown whose cause is that call's own exception (of the call that failed
+     *     first in time, not the first in the list).</li>
+     * <li>If the deadline (for all the calls together) passes before every call has completed, the calls
+     *     still running are cancelled and a java.util.concurrent.TimeoutException is thrown.</li>
      * <li>When serve returns or throws, no call is still running.</li>
      * <li>An empty list gives an empty list; a null argument throws NullPointerException.</li>
      * </ul>
