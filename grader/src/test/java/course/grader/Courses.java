@@ -24,6 +24,18 @@ final class Courses {
         return Grader.exercises().stream().filter(named::contains).toList();
     }
 
+    /** The points an exercise is worth, as its golden solution results say (GoldenResultsIT keeps them true). */
+    static int maxScore(String exercise) {
+        try {
+            return GoldenResultsIT.JSON
+                    .readTree(GoldenResultsIT.golden(exercise, "solution").toFile())
+                    .get("max_score")
+                    .asInt();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The course folder these tests run in. */
     static Path root() {
         return CourseRoot.find();
