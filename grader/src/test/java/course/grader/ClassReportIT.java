@@ -59,7 +59,7 @@ class ClassReportIT {
                 }
             }
         }
-        MutantsIT.applyMutant(MutantsIT.mutantsDir().resolve("02-cafe/serial-orders.diff"), carl);
+        MutantsIT.applyMutant(MutantsIT.mutantsDir().resolve("02-cafe/s4-waits-for-each-order-before-the-next.diff"), carl);
         // 4. a mutant of 05, as an exercises/ folder
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("dana/exercises"));
         MutantsIT.applyMutant(

@@ -52,7 +52,7 @@ class GradeCliIT {
         JsonNode r = new ObjectMapper().readTree(json.toFile());
         assertEquals(3, r.get("version").asInt(), "version");
         assertEquals("fail", r.get("status").asText(), "the stubs fail");
-        assertEquals(11, r.get("tests").size(), "tests");
+        assertEquals(16, r.get("tests").size(), "tests");
         for (JsonNode t : r.get("tests")) {
             assertEquals(
                     java.util.Set.of("name", "test_code", "status", "message", "output", "task_id"),

@@ -1,6 +1,7 @@
 package course.exercises.batchmath;
 
 import static java.time.Duration.ofMillis;
+import static java.time.Duration.ofNanos;
 import static java.time.Duration.ofSeconds;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,7 +37,7 @@ class BatchMathTest {
 
     @Order(2)
     @Test
-    @Tag("points:2")
+    @Tag("points:1")
     @DisplayName("fixedPoolTime: a partial last batch still takes a full task time (ceil, not floor)")
     void fixedPoolTimeRoundsUp() {
         assertAll(
@@ -51,6 +52,32 @@ class BatchMathTest {
     @Order(3)
     @Test
     @Tag("points:1")
+    @DisplayName("fixedPoolTime: the batch count does not overflow, up to Integer.MAX_VALUE tasks")
+    void fixedPoolTimeDoesNotOverflow() {
+        assertAll(
+                () -> assertEquals(ofSeconds(1_073_741_824), BatchMath.fixedPoolTime(Integer.MAX_VALUE, 2, ofSeconds(1)),
+                        "fixedPoolTime(Integer.MAX_VALUE, 2, 1 s): 1,073,741,824 batches (does tasks + workers - 1"
+                                + " overflow an int?)"),
+                () -> assertEquals(ofSeconds(1),
+                        BatchMath.fixedPoolTime(Integer.MAX_VALUE, Integer.MAX_VALUE, ofSeconds(1)),
+                        "fixedPoolTime(Integer.MAX_VALUE, Integer.MAX_VALUE, 1 s): one batch"));
+    }
+
+    @Order(4)
+    @Test
+    @Tag("points:1")
+    @DisplayName("fixedPoolTime: exact to the nanosecond, never rounded to milliseconds")
+    void fixedPoolTimeIsExactToTheNanosecond() {
+        assertAll(
+                () -> assertEquals(ofNanos(4_200_003), BatchMath.fixedPoolTime(5, 2, ofNanos(1_400_001)),
+                        "fixedPoolTime(5, 2, 1,400,001 ns): 3 batches"),
+                () -> assertEquals(ofNanos(999_999), BatchMath.fixedPoolTime(3, 3, ofNanos(999_999)),
+                        "fixedPoolTime(3, 3, 999,999 ns): one batch"));
+    }
+
+    @Order(5)
+    @Test
+    @Tag("points:1")
     @DisplayName("fixedPoolTime: rejects negative tasks, workers < 1 and a negative task time")
     void fixedPoolTimeRejectsBadArguments() {
         assertAll(
@@ -62,9 +89,9 @@ class BatchMathTest {
                         "fixedPoolTime(5, 2, -1 s)"));
     }
 
-    @Order(4)
+    @Order(6)
     @Test
-    @Tag("points:2")
+    @Tag("points:1")
     @DisplayName("makespan: the next task goes to the worker that is free first (not round-robin)")
     void makespanUsesTheFirstFreeWorker() {
         // A: 3 s. B: 1 s, then 1 s, then 1 s, because B is free first each time. Makespan 3 s.
@@ -74,32 +101,49 @@ class BatchMathTest {
                 "makespan([3 s, 1 s, 1 s, 1 s], 2 workers)");
     }
 
-    @Order(5)
-    @Test
-    @Tag("points:2")
-    @DisplayName("makespan: tasks keep their list order (FIFO, not longest first)")
-    void makespanKeepsListOrder() {
-        // A: 1 s, 1 s. B: 1 s, then the 3 s task at t = 1 s. Makespan 4 s.
-        // Sorting longest first would give 3 s.
-        assertEquals(ofSeconds(4),
-                BatchMath.makespan(List.of(ofSeconds(1), ofSeconds(1), ofSeconds(1), ofSeconds(3)), 2),
-                "makespan([1 s, 1 s, 1 s, 3 s], 2 workers)");
-    }
-
-    @Order(6)
+    @Order(7)
     @Test
     @Tag("points:1")
-    @DisplayName("makespan: no tasks, one worker, and more workers than tasks")
+    @DisplayName("makespan: tasks keep their list order (FIFO, never sorted longest or shortest first)")
+    void makespanKeepsListOrder() {
+        assertAll(
+                // A: 1 s, 1 s. B: 1 s, then the 3 s task at t = 1 s. Makespan 4 s. Longest first would give 3 s.
+                () -> assertEquals(ofSeconds(4),
+                        BatchMath.makespan(List.of(ofSeconds(1), ofSeconds(1), ofSeconds(1), ofSeconds(3)), 2),
+                        "makespan([1 s, 1 s, 1 s, 3 s], 2 workers)"),
+                // A: 2 s. B: 1 s, 1 s. Makespan 2 s. Shortest first would give 1 s + 2 s = 3 s.
+                () -> assertEquals(ofSeconds(2),
+                        BatchMath.makespan(List.of(ofSeconds(2), ofSeconds(1), ofSeconds(1)), 2),
+                        "makespan([2 s, 1 s, 1 s], 2 workers)"));
+    }
+
+    @Order(8)
+    @Test
+    @Tag("points:1")
+    @DisplayName("makespan: when the last task ends; no tasks, one worker, more workers than tasks")
     void makespanEdgeCases() {
         assertAll(
                 () -> assertEquals(Duration.ZERO, BatchMath.makespan(List.of(), 3), "makespan([], 3)"),
                 () -> assertEquals(ofMillis(600), BatchMath.makespan(List.of(ofMillis(100), ofMillis(200), ofMillis(300)), 1),
                         "makespan([100 ms, 200 ms, 300 ms], 1 worker)"),
                 () -> assertEquals(ofSeconds(3), BatchMath.makespan(List.of(ofSeconds(2), ofSeconds(3)), 5),
-                        "makespan([2 s, 3 s], 5 workers)"));
+                        "makespan([2 s, 3 s], 5 workers)"),
+                () -> assertEquals(ofSeconds(3), BatchMath.makespan(List.of(ofSeconds(3), ofSeconds(1)), 2),
+                        "makespan([3 s, 1 s], 2 workers): the 3 s task ends last, though it is first in the list"));
     }
 
-    @Order(7)
+    @Order(9)
+    @Test
+    @Tag("points:1")
+    @DisplayName("makespan: exact to the nanosecond, never rounded to milliseconds")
+    void makespanIsExactToTheNanosecond() {
+        // A: 1,500,001 ns. B: 700,000 ns, then 800,000 ns, ending at 1,500,000 ns.
+        assertEquals(ofNanos(1_500_001),
+                BatchMath.makespan(List.of(ofNanos(1_500_001), ofNanos(700_000), ofNanos(800_000)), 2),
+                "makespan([1,500,001 ns, 700,000 ns, 800,000 ns], 2 workers)");
+    }
+
+    @Order(10)
     @Test
     @Tag("points:1")
     @DisplayName("makespan: rejects workers < 1 and a negative task time")
@@ -112,10 +156,10 @@ class BatchMathTest {
                         "makespan([1 s, -1 s], 2)"));
     }
 
-    @Order(8)
+    @Order(11)
     @Test
-    @Tag("points:2")
-    @DisplayName("throughputPerSecond: Little's law, concurrency / latency")
+    @Tag("points:1")
+    @DisplayName("throughputPerSecond: Little's law, concurrency / latency, with its fraction")
     void throughputIsConcurrencyOverLatency() {
         assertAll(
                 () -> assertEquals(200.0, BatchMath.throughputPerSecond(200, ofSeconds(1)), 1e-9,
@@ -124,11 +168,25 @@ class BatchMathTest {
                         "throughputPerSecond(10, 500 ms)"),
                 () -> assertEquals(4.0, BatchMath.throughputPerSecond(1, ofMillis(250)), 1e-9,
                         "throughputPerSecond(1, 250 ms)"),
+                () -> assertEquals(100.0 / 3, BatchMath.throughputPerSecond(10, ofMillis(300)), 1e-9,
+                        "throughputPerSecond(10, 300 ms) = 33.33… (an integer division drops the fraction)"),
                 () -> assertEquals(0.0, BatchMath.throughputPerSecond(0, ofSeconds(2)), 1e-9,
                         "throughputPerSecond(0, 2 s)"));
     }
 
-    @Order(9)
+    @Order(12)
+    @Test
+    @Tag("points:1")
+    @DisplayName("throughputPerSecond: the latency counts to the nanosecond, never rounded to milliseconds")
+    void throughputIsExactToTheNanosecond() {
+        assertAll(
+                () -> assertEquals(2000.0, BatchMath.throughputPerSecond(3, ofNanos(1_500_000)), 1e-6,
+                        "throughputPerSecond(3, 1,500,000 ns)"),
+                () -> assertEquals(1e9 / 2_000_001, BatchMath.throughputPerSecond(1, ofNanos(2_000_001)), 1e-9,
+                        "throughputPerSecond(1, 2,000,001 ns) = 499.99975…"));
+    }
+
+    @Order(13)
     @Test
     @Tag("points:1")
     @DisplayName("throughputPerSecond: rejects negative concurrency and a latency that is not positive")
@@ -142,9 +200,9 @@ class BatchMathTest {
                         "throughputPerSecond(10, -5 ms)"));
     }
 
-    @Order(10)
+    @Order(14)
     @Test
-    @Tag("points:2")
+    @Tag("points:1")
     @DisplayName("concurrencyFor: Little's law, arrivals × latency, rounded up (ceil, not floor or round)")
     void concurrencyIsArrivalsTimesLatencyRoundedUp() {
         assertAll(
@@ -155,14 +213,31 @@ class BatchMathTest {
                 () -> assertEquals(0, BatchMath.concurrencyFor(0, ofSeconds(1)), "concurrencyFor(0/s, 1 s)"));
     }
 
-    @Order(11)
+    @Order(15)
     @Test
     @Tag("points:1")
-    @DisplayName("concurrencyFor: rejects negative arrivals and a latency that is not positive")
+    @DisplayName("concurrencyFor: the latency counts to the nanosecond, never rounded to milliseconds")
+    void concurrencyForIsExactToTheNanosecond() {
+        assertAll(
+                () -> assertEquals(3, BatchMath.concurrencyFor(2000, ofNanos(1_400_000)),
+                        "concurrencyFor(2,000/s, 1,400,000 ns) = ceil(2.8)"),
+                () -> assertEquals(1001, BatchMath.concurrencyFor(1_000_000, ofNanos(1_000_001)),
+                        "concurrencyFor(1,000,000/s, 1,000,001 ns) = ceil(1000.001)"));
+    }
+
+    @Order(16)
+    @Test
+    @Tag("points:1")
+    @DisplayName("concurrencyFor: rejects arrivals that are negative, NaN or infinite, and a latency that is not positive")
     void concurrencyRejectsBadArguments() {
         assertAll(
                 () -> assertThrows(IllegalArgumentException.class, () -> BatchMath.concurrencyFor(-1, ofSeconds(1)),
                         "concurrencyFor(-1/s, 1 s)"),
+                () -> assertThrows(IllegalArgumentException.class,
+                        () -> BatchMath.concurrencyFor(Double.NaN, ofSeconds(1)), "concurrencyFor(NaN/s, 1 s)"),
+                () -> assertThrows(IllegalArgumentException.class,
+                        () -> BatchMath.concurrencyFor(Double.POSITIVE_INFINITY, ofSeconds(1)),
+                        "concurrencyFor(Infinity/s, 1 s)"),
                 () -> assertThrows(IllegalArgumentException.class, () -> BatchMath.concurrencyFor(10, Duration.ZERO),
                         "concurrencyFor(10/s, 0 s)"),
                 () -> assertThrows(IllegalArgumentException.class, () -> BatchMath.concurrencyFor(10, ofSeconds(-1)),
