@@ -77,6 +77,29 @@ class ThrottleTest {
             return true;
         }
 
+        /**
+         * Waits until {@code latch} opens or callAll ends, at most {@code guard}. A callAll that ended having run
+         * no call, with an unchecked exception of its own (a stub, a bad argument check), has that exception
+         * rethrown here, so that the report shows it as it is.
+         */
+        void awaitOrRethrow(CountDownLatch latch, Probe probe, Duration guard) throws InterruptedException {
+            long end = System.nanoTime() + guard.toNanos();
+            while (!latch.await(10, TimeUnit.MILLISECONDS) && thread.isAlive() && System.nanoTime() < end) {
+                // wait
+            }
+            rethrowOwnFailure(probe);
+        }
+
+        /**
+         * Rethrows the unchecked exception of a callAll that ended having run no call (a stub, a bad argument
+         * check), so that the report shows it as it is rather than the assertions it made fail.
+         */
+        void rethrowOwnFailure(Probe probe) {
+            if (!thread.isAlive() && probe.entered() == 0 && outcome.get() instanceof RuntimeException e) {
+                throw e;
+            }
+        }
+
         /** Interrupts a callAll that does not end, and waits a little for it. */
         void stop() throws InterruptedException {
             thread.interrupt();
@@ -205,6 +228,7 @@ class ThrottleTest {
         int peakAtTheGate = probe.peak();
         gate.countDown();
         caller.thread.join(Duration.ofSeconds(10));
+        caller.rethrowOwnFailure(probe);
         boolean reached = filled;
         assertAll(
                 () -> assertTrue(reached, "only " + peakAtTheGate + " calls ever ran at once; " + limit
@@ -240,7 +264,7 @@ class ThrottleTest {
             }));
         }
         Caller<Integer> caller = new Caller<>(calls, 5, probe);
-        failed.await(5, TimeUnit.SECONDS);
+        caller.awaitOrRethrow(failed, probe, Duration.ofSeconds(5));
         // Call 0 has returned, call 1 has failed and three calls wait at the gate: callAll must not end now. Code
         // that throws at the first failure ends within this moment; then the gate opens.
         boolean endedEarly = caller.thread.join(Duration.ofMillis(200));
@@ -321,6 +345,7 @@ class ThrottleTest {
         if (!ended) {
             caller.stop();
         }
+        caller.rethrowOwnFailure(probe);
         Object outcome = caller.outcome.get();
         assertAll(
                 () -> assertTrue(ended, "callAll did not end: " + probe.exited() + " of " + n + " calls had run, "

@@ -159,6 +159,14 @@ class DeadlineTest {
                     && !downstream.interrupted.await(1, TimeUnit.MILLISECONDS)) {
                 // waiting
             }
+            rethrowIfNotWritten();
+        }
+
+        /** A call that is not written yet (it throws UnsupportedOperationException) is reported as it is. */
+        void rethrowIfNotWritten() {
+            if (returned() && thrown instanceof UnsupportedOperationException notWritten) {
+                throw notWritten;
+            }
         }
 
         /**
@@ -174,6 +182,7 @@ class DeadlineTest {
         /** Waits for the caller to return, at most GUARD, failing with {@code why} if it does not. */
         void awaitReturn(String why) throws InterruptedException {
             if (!thread.join(GUARD)) fail(why);
+            rethrowIfNotWritten();
         }
 
         /** Ends whatever a wrong implementation left running. */
