@@ -69,7 +69,7 @@ final class ForkedTests {
      */
     static Outcome run(List<Path> folders, List<String> testClasses, boolean discoverOnly, Path work)
             throws IOException, InterruptedException {
-        return run(folders, testClasses, discoverOnly, work, null, false);
+        return run(folders, testClasses, List.of(), discoverOnly, work, null, false);
     }
 
     /**
@@ -120,11 +120,13 @@ final class ForkedTests {
     /**
      * As {@link #run(List, List, boolean, Path)}, handing the first job to {@code ready} when it was started
      * with the same folders; {@code hidden} also runs the tests tagged {@code visibility:hidden} or
-     * {@code visibility:after_due_date} (the trainer's profile).
+     * {@code visibility:after_due_date} (the trainer's profile); {@code methods}, unless empty, keeps only the
+     * test methods so named.
      */
     static Outcome run(
             List<Path> folders,
             List<String> testClasses,
+            List<String> methods,
             boolean discoverOnly,
             Path work,
             Prestarted ready,
@@ -135,7 +137,8 @@ final class ForkedTests {
         Map<String, String> containerFailures = new LinkedHashMap<>();
         long deadline = System.nanoTime() + EXERCISE_BUDGET_NS;
         int timeout = TEST_TIMEOUT_S;
-        List<String> selection = testClasses;
+        List<String> selection = new ArrayList<>(testClasses);
+        methods.forEach(m -> selection.add(TestWorker.METHOD_ITEM + m));
         String mode = discoverOnly ? "discover" : "classes";
         for (int fork = 1; ; fork++) {
             Path results = work.resolve("results-" + fork + ".txt");
@@ -204,7 +207,8 @@ final class ForkedTests {
                 return new Outcome(plan, ended, null);
             }
             mode = "ids";
-            selection = remaining;
+            selection.clear();
+            selection.addAll(remaining);
         }
     }
 

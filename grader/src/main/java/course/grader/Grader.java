@@ -70,6 +70,7 @@ public final class Grader {
 
     private final Path root;
     private final Profile profile;
+    private final List<String> only;
 
     /**
      * Creates a grader for the course in {@code root} that runs the tests a learner sees.
@@ -87,8 +88,22 @@ public final class Grader {
      * @param profile which tests to run
      */
     public Grader(Path root, Profile profile) {
+        this(root, profile, List.of());
+    }
+
+    private Grader(Path root, Profile profile, List<String> only) {
         this.root = root.toAbsolutePath().normalize();
         this.profile = Objects.requireNonNull(profile, "profile");
+        this.only = List.copyOf(only);
+    }
+
+    /**
+     * This grader, running only the test methods named (all of them when none is): the grader's own tests grade a
+     * mutant with just the tests of the contract sentence it breaks, since one of them failing is what they
+     * require. A grade of some tests is not a learner's grade: nothing the course shows is graded so.
+     */
+    Grader only(Collection<String> methods) {
+        return new Grader(root, profile, List.copyOf(methods));
     }
 
     /** The course folder this grader grades in. */
@@ -291,7 +306,8 @@ public final class Grader {
         long compiled = System.nanoTime();
         ForkedTests.Outcome outcome;
         if (problems.isEmpty()) {
-            outcome = ForkedTests.run(job.testFolders(), job.testClasses(), false, job.work(), ready, runsHidden());
+            outcome =
+                    ForkedTests.run(job.testFolders(), job.testClasses(), only, false, job.work(), ready, runsHidden());
         } else {
             ready.close();
             outcome = listTestsWithStubs(exercise, testSources, job.testClasses(), job.work());
@@ -410,7 +426,7 @@ public final class Grader {
                     Map.of(),
                     "the grader's copy of the course's stubs does not compile either: " + errors.getFirst());
         }
-        return ForkedTests.run(List.of(stubOut, testOut), testClasses, true, work, null, runsHidden());
+        return ForkedTests.run(List.of(stubOut, testOut), testClasses, only, true, work, null, runsHidden());
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.TestTag;
@@ -20,6 +21,7 @@ import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.PostDiscoveryFilter;
 import org.junit.platform.launcher.TagFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -34,7 +36,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * <p>Arguments: {@code RESULTS TIMEOUT_SECONDS MODE ITEM...} (or {@code --stdin}: the same arguments as
  * one {@link Wire} line on standard input, so that the JVM can start while the grader still compiles), where MODE is {@code classes} (ITEMs are test
  * classes), {@code ids} (ITEMs are test unique ids, to resume after an earlier JVM stopped) or
- * {@code discover} (list the tests of the ITEM classes, run nothing). The system property
+ * {@code discover} (list the tests of the ITEM classes, run nothing); an ITEM {@code #name} keeps only the test
+ * methods so named. The system property
  * {@code course.grader.testClasses} names the course's test classes, so that messages point at the
  * learner's code. After a test times out the JVM halts at once: the test's thread may still be spinning,
  * and the grader resumes the remaining tests in a fresh JVM.
@@ -44,6 +47,8 @@ public final class TestWorker {
     static final String HIDDEN_PROPERTY = "course.grader.hidden";
     /** The tag prefix that sets a test's visibility: {@code visibility:hidden} or {@code visibility:after_due_date}. */
     static final String VISIBILITY = "visibility:";
+    /** An ITEM that names a test method ({@code #name}): only the tests named so run (see {@link Grader#only}). */
+    static final String METHOD_ITEM = "#";
     /** The visibilities of the tests that only the trainer's profile runs. */
     static final List<String> HIDDEN = List.of("hidden", "after_due_date");
 
@@ -75,13 +80,26 @@ public final class TestWorker {
                 Set.of(System.getProperty("course.grader.testClasses", "").split(","));
 
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(results, StandardCharsets.UTF_8), true);
+        Set<String> methods = items.stream()
+                .filter(i -> i.startsWith(METHOD_ITEM))
+                .map(i -> i.substring(METHOD_ITEM.length()))
+                .collect(java.util.stream.Collectors.toSet());
         List<DiscoverySelector> selectors = items.stream()
+                .filter(i -> !i.startsWith(METHOD_ITEM))
                 .map(i -> mode.equals("ids") ? (DiscoverySelector) selectUniqueId(i) : selectClass(i))
                 .toList();
         LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
         if (!Boolean.getBoolean(HIDDEN_PROPERTY)) {
             builder.filters(TagFilter.excludeTags(
                     HIDDEN.stream().map(v -> VISIBILITY + v).toList()));
+        }
+        if (!methods.isEmpty()) {
+            builder.filters((PostDiscoveryFilter) d -> d.getSource()
+                    .filter(MethodSource.class::isInstance)
+                    .map(source -> methods.contains(((MethodSource) source).getMethodName())
+                            ? FilterResult.included("named")
+                            : FilterResult.excluded("not named"))
+                    .orElse(FilterResult.included("a container")));
         }
         LauncherDiscoveryRequest request = builder.selectors(selectors)
                 .configurationParameter("junit.jupiter.execution.timeout.default", timeout + " s")
