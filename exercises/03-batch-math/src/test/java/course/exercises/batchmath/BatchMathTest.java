@@ -32,7 +32,9 @@ class BatchMathTest {
                 () -> assertEquals(ofSeconds(3), BatchMath.fixedPoolTime(9, 3, ofSeconds(1)),
                         "fixedPoolTime(9, 3, 1 s)"),
                 () -> assertEquals(Duration.ZERO, BatchMath.fixedPoolTime(0, 4, ofSeconds(1)),
-                        "fixedPoolTime(0, 4, 1 s)"));
+                        "fixedPoolTime(0, 4, 1 s)"),
+                () -> assertEquals(ofSeconds(3), BatchMath.fixedPoolTime(3, 1, ofSeconds(1)),
+                        "fixedPoolTime(3, 1, 1 s): one worker, one task at a time"));
     }
 
     @Order(2)

@@ -110,7 +110,7 @@ class ThrottleTest {
     @Order(1)
     @Test
     @Tag("points:1")
-    @DisplayName("maxInFlight < 1 throws IllegalArgumentException and runs no call")
+    @DisplayName("maxInFlight < 1 throws IllegalArgumentException and runs no call; maxInFlight = 1 is a limit like any")
     void maxInFlightBelowOneIsRejected() {
         Probe probe = new Probe();
         List<Callable<Integer>> calls = List.of(probe.wrap(() -> 1));
@@ -122,6 +122,8 @@ class ThrottleTest {
                         "callAll(calls, -1) must throw IllegalArgumentException")),
                 "callAll(calls, 0) or callAll(calls, -1) neither threw nor returned within 1 s");
         assertEquals(0, probe.entered(), "calls that ran although maxInFlight was below 1");
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertEquals(List.of(1), Throttle.callAll(calls, 1),
+                "callAll(calls, 1): one call at a time is allowed"));
     }
 
     @Order(2)
