@@ -176,9 +176,10 @@ final class CodeHelp {
      * </ol>
      */
     static List<Documentation> lookup(SourceCodeAnalysis sca, String code, int cursor) {
+        // With the Javadoc from the start: a miss costs the same (no element, no source read), a hit one analysis.
         for (String prefix : candidates(code, cursor)) {
-            List<Documentation> docs = documentation(sca, prefix, false);
-            if (!docs.isEmpty()) return documentation(sca, prefix, true);
+            List<Documentation> docs = documentation(sca, prefix, true);
+            if (!docs.isEmpty()) return docs;
         }
         return List.of();
     }
