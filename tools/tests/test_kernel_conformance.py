@@ -134,6 +134,10 @@ class TestCourseKernelConformance(jkt.KernelTests):
             ("Executors.newVirtualThreadPerTaskExecutor()", None, "newVirtualThreadPerTaskExecutor()",
              "Creates an Executor that starts a new virtual Thread for each task."),
             ("var gate = new Semaphore(3);", len("var gate = new Sema"), "Semaphore(int permits)", "permits"),
+            # Thread.Builder's own methods: JShell 25 gives no Javadoc for them, the kernel reads it from src.zip.
+            ("import java.util.concurrent.*;\nThread.ofVirtual().start(() -> {})", None, "Thread.Builder.start(",
+             "schedules it to execute"),
+            ("Thread.ofVirtual().unstarted", None, "Thread.Builder.unstarted(", "Creates a new"),
             # The course's own classes: their Javadoc comes from the course's sources ($COURSE_HOME/kit).
             ("course.kit.Check.timing", None, "timing(String what", "A timing check: runs"),
             ("Check", None, "course.kit.Check", "Measured against predicted."),  # after the import below

@@ -33,6 +33,7 @@ final class JavadocSources {
     private static final String FIELD = "availableSourcesOverride";
 
     private static volatile boolean installed;
+    private static List<Path> roots;
 
     private JavadocSources() {}
 
@@ -45,17 +46,31 @@ final class JavadocSources {
             return; // nothing to add: JShell's own list is the same
         }
         try {
-            List<Path> roots = new ArrayList<>(jdkSourceRoots());
-            roots.addAll(course);
+            List<Path> all = roots();
             Class<?> impl = Class.forName(IMPL);
             StopAgent.openPackage(impl.getModule(), impl.getPackageName(), JavadocSources.class.getModule());
             Field f = impl.getDeclaredField(FIELD);
             f.setAccessible(true);
-            f.set(null, List.copyOf(roots));
-            LOG.info("JShell reads Javadoc from " + roots.size() + " source roots, the course's " + course);
-        } catch (ReflectiveOperationException | RuntimeException | IOException e) {
+            f.set(null, all);
+            LOG.info("JShell reads Javadoc from " + all.size() + " source roots, the course's " + course);
+        } catch (ReflectiveOperationException | RuntimeException e) {
             LOG.log(Level.INFO, "the course's Javadoc is not available to Shift+Tab (JShell keeps its own sources)", e);
         }
+    }
+
+    /** The JDK's source roots ({@link #jdkSourceRoots}) and the course's, computed once. */
+    static synchronized List<Path> roots() {
+        if (roots == null) {
+            List<Path> all = new ArrayList<>();
+            try {
+                all.addAll(jdkSourceRoots());
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.INFO, "cannot read the JDK's src.zip", e);
+            }
+            all.addAll(courseSourceRoots(System.getenv("COURSE_HOME")));
+            roots = List.copyOf(all);
+        }
+        return roots;
     }
 
     /** The course's source folders under {@code courseHome} that exist: the kit's and the grader's. */

@@ -279,7 +279,8 @@ final class KernelServer {
                 data = magic.displayData();
             } else {
                 JavadocSources.install(); // before JShell's first documentation request: it reads the list once
-                var docs = CodeHelp.lookup(kernel.javaEngine().getSourceAnalysis(), code, cursor);
+                var sca = kernel.javaEngine().getSourceAnalysis();
+                var docs = SourceJavadoc.fill(sca, CodeHelp.lookup(sca, code, cursor), JavadocSources.roots());
                 data = docs.isEmpty() ? null : CodeHelp.render(docs, jdkSources);
             }
             channels.reply(new ShellInspectReply(data != null, data));
