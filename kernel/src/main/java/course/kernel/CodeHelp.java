@@ -39,7 +39,8 @@ final class CodeHelp {
      * Where JShell should start reading {@code prefix} (the cell's code before the cursor), most specific first:
      * the start of the snippet the cursor is in, then the start of the statements before it (after the last
      * import or method declaration, which cannot be read as part of one method body). A later snippet that uses a
-     * variable declared earlier in the same cell needs the second.
+     * variable declared earlier in the same cell needs the second. The list is lazy: the second start, which asks
+     * JShell what kind each earlier snippet is, is worked out only when the first one found nothing.
      */
     static List<Integer> contexts(SourceCodeAnalysis sca, String prefix) {
         List<Integer> starts = new ArrayList<>();
@@ -59,15 +60,28 @@ final class CodeHelp {
             rest = info.remaining();
         }
         int last = start;
-        int statements = 0;
-        for (int s : starts) {
-            String source = prefix.substring(s, nextStart(starts, s, last));
-            if (!canBeInMethodBody(sca, source)) statements = nextStart(starts, s, last);
-        }
-        LinkedHashSet<Integer> result = new LinkedHashSet<>();
-        result.add(last);
-        result.add(statements);
-        return List.copyOf(result);
+        if (starts.isEmpty()) return List.of(last);
+        return new java.util.AbstractList<>() {
+            private Integer statements;
+
+            @Override
+            public Integer get(int index) {
+                if (index == 0) return last;
+                if (statements == null) {
+                    statements = 0;
+                    for (int s : starts) {
+                        int next = nextStart(starts, s, last);
+                        if (!canBeInMethodBody(sca, prefix.substring(s, next))) statements = next;
+                    }
+                }
+                return statements;
+            }
+
+            @Override
+            public int size() {
+                return 2; // the second may equal the first: JShell is then asked the same twice, and finds nothing
+            }
+        };
     }
 
     private static int nextStart(List<Integer> starts, int s, int last) {
@@ -96,7 +110,10 @@ final class CodeHelp {
      */
     static CompleteMatches complete(SourceCodeAnalysis sca, String code, int cursor) {
         String prefix = code.substring(0, cursor);
-        for (int start : contexts(sca, prefix)) {
+        List<Integer> contexts = contexts(sca, prefix);
+        for (int i = 0; i < contexts.size(); i++) {
+            int start = contexts.get(i);
+            if (i > 0 && start == contexts.get(0)) break;
             String snippet = prefix.substring(start);
             int[] anchor = new int[1];
             List<SourceCodeAnalysis.Suggestion> suggestions;
@@ -223,7 +240,10 @@ final class CodeHelp {
     }
 
     private static List<Documentation> documentation(SourceCodeAnalysis sca, String prefix, boolean javadoc) {
-        for (int start : contexts(sca, prefix)) {
+        List<Integer> contexts = contexts(sca, prefix);
+        for (int i = 0; i < contexts.size(); i++) {
+            int start = contexts.get(i);
+            if (i > 0 && start == contexts.get(0)) break;
             String snippet = prefix.substring(start);
             if (snippet.isBlank()) continue;
             try {
