@@ -24,7 +24,8 @@ def output_text(out) -> str:
     if out.get("output_type") == "stream":
         return out.get("text", "")
     data = out.get("data", {})
-    return "\n".join(str(data[k]) for k in ("text/plain", "text/html", "text/markdown") if k in data)
+    # dict.fromkeys: a value's text/plain is often its HTML too; a line counts once
+    return "\n".join(dict.fromkeys(str(data[k]) for k in ("text/plain", "text/html", "text/markdown") if k in data))
 
 
 def problems_in(cell) -> list[str]:

@@ -11,12 +11,14 @@
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -30,9 +32,25 @@ from test_docker_static import instructions, run_commands  # noqa: E402
 IGNORED = shutil.ignore_patterns(".git", "target", "__pycache__", "*.pyc", ".ipynb_checkpoints", "e2e")
 
 
+@functools.lru_cache(maxsize=1)
 def developer_repository() -> Path:
-    m = re.search(r"-Dmaven\.repo\.local=(\S+)", os.environ.get("MAVEN_OPTS", ""))
-    return Path(m.group(1)) if m else Path.home() / ".m2" / "repository"
+    """This machine's Maven repository, where Maven itself says it is: its settings, MAVEN_OPTS, and otherwise
+    Java's ``user.home``, which comes from the password file and need not be $HOME. Asked offline, from a folder
+    with no pom: ``help:evaluate`` when the help plugin is in the repository, else the line Maven logs at start
+    (``-X``: "Using local repository at …"), which needs no plugin."""
+    mvn = shutil.which("mvn")
+    assert mvn, "Maven (mvn) is not on PATH"
+    with tempfile.TemporaryDirectory() as empty:
+        r = subprocess.run([mvn, "-B", "-q", "--offline", "help:evaluate", "-Dexpression=settings.localRepository",
+                            "-DforceStdout"], cwd=empty, capture_output=True, text=True, timeout=300)
+        answer = r.stdout.strip().splitlines()[-1:] if r.returncode == 0 else []
+        if answer and Path(answer[0]).is_absolute():
+            return Path(answer[0])
+        r = subprocess.run([mvn, "-B", "-X", "--offline", "validate"], cwd=empty, capture_output=True, text=True,
+                           timeout=300)
+    m = re.search(r"Using local repository at (.+)$", r.stdout, re.M)
+    assert m, f"Maven did not say where its local repository is:\n{show(r)}"
+    return Path(m.group(1).strip())
 
 
 def maven_home(base: Path, remote: str, offline: bool) -> Path:

@@ -228,14 +228,15 @@ def test_magics_and_display_are_rapaios(kernel):
     assert r.ok and "magic handlers" in r.text, r.text
     shown = kernel.execute('var shownId = display("first version");', timeout=30)
     assert shown.ok, shown.text
-    assert [d["data"] for d in shown.displays] == [{"text/html": "first version"}]
+    # rapaio's HTML, and text/plain beside it (course.kernel.PlainText) for frontends that show text.
+    assert [d["data"] for d in shown.displays] == [{"text/html": "first version", "text/plain": "first version"}]
     display_id = shown.displays[0]["transient"]["display_id"]
     updated = kernel.execute('updateDisplay(shownId, "second version");', timeout=30)
     assert updated.ok, updated.text
     assert [(d["msg_type"], d["transient"]["display_id"], d["data"]) for d in updated.displays] == [
-        ("update_display_data", display_id, {"text/html": "second version"})]
+        ("update_display_data", display_id, {"text/html": "second version", "text/plain": "second version"})]
     last = kernel.execute("21 * 2", timeout=30)
-    assert last.ok and last.data == [{"text/html": "42"}]
+    assert last.ok and last.data == [{"text/html": "42", "text/plain": "42"}]
 
 
 def test_cells_compile_against_the_cell_class_path_and_child_jvms_get_every_jar(kernel):

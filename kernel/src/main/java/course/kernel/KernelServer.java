@@ -4,13 +4,13 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Stack;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import jdk.jshell.EvalException;
 import jdk.jshell.SnippetEvent;
-import org.rapaio.jupyter.kernel.GeneralProperties;
 import org.rapaio.jupyter.kernel.channels.AbstractChannel;
 import org.rapaio.jupyter.kernel.channels.Channels;
 import org.rapaio.jupyter.kernel.channels.ControlChannel;
@@ -19,10 +19,14 @@ import org.rapaio.jupyter.kernel.channels.IOPubChannel;
 import org.rapaio.jupyter.kernel.channels.MessageHandler;
 import org.rapaio.jupyter.kernel.channels.ShellChannel;
 import org.rapaio.jupyter.kernel.channels.StdinChannel;
+import org.rapaio.jupyter.kernel.core.CompleteMatches;
 import org.rapaio.jupyter.kernel.core.ConnectionProperties;
-import org.rapaio.jupyter.kernel.core.LanguageInfo;
 import org.rapaio.jupyter.kernel.core.RapaioKernel;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
+import org.rapaio.jupyter.kernel.core.magic.MagicCompleteResult;
+import org.rapaio.jupyter.kernel.core.magic.MagicInspectResult;
+import org.rapaio.jupyter.kernel.core.magic.MagicIsCompleteResult;
+import org.rapaio.jupyter.kernel.display.DisplayData;
 import org.rapaio.jupyter.kernel.message.ContentType;
 import org.rapaio.jupyter.kernel.message.Header;
 import org.rapaio.jupyter.kernel.message.Message;
@@ -34,8 +38,13 @@ import org.rapaio.jupyter.kernel.message.messages.ErrorReply;
 import org.rapaio.jupyter.kernel.message.messages.IOPubError;
 import org.rapaio.jupyter.kernel.message.messages.IOPubStatus;
 import org.rapaio.jupyter.kernel.message.messages.IOPubStream;
+import org.rapaio.jupyter.kernel.message.messages.ShellCompleteReply;
+import org.rapaio.jupyter.kernel.message.messages.ShellCompleteRequest;
 import org.rapaio.jupyter.kernel.message.messages.ShellExecuteRequest;
-import org.rapaio.jupyter.kernel.message.messages.ShellKernelInfoReply;
+import org.rapaio.jupyter.kernel.message.messages.ShellHistoryRequest;
+import org.rapaio.jupyter.kernel.message.messages.ShellInspectReply;
+import org.rapaio.jupyter.kernel.message.messages.ShellInspectRequest;
+import org.rapaio.jupyter.kernel.message.messages.ShellIsCompleteRequest;
 import org.rapaio.org.zeromq.ZMQ;
 
 /**
@@ -84,6 +93,9 @@ final class KernelServer {
     private final StdinChannel stdin;
     private final IOPubChannel iopub;
     private volatile RapaioExecutionControl execution;
+    private final History history = new History();
+    /** Read once: whether JShell can show the JDK's Javadoc (see {@link CodeHelp#jdkSourcesPresent}). */
+    private final boolean jdkSources = CodeHelp.jdkSourcesPresent();
 
     private final Object interruptLock = new Object();
     private boolean kernelInfoAnswered;
@@ -200,11 +212,14 @@ final class KernelServer {
     private Map<MessageType<?>, MessageHandler> shellHandlers() {
         Map<MessageType<?>, MessageHandler> h = new HashMap<>();
         h.put(MessageType.SHELL_EXECUTE_REQUEST, (MessageHandler<ShellExecuteRequest>) this::handleExecute);
-        h.put(MessageType.SHELL_INSPECT_REQUEST, (MessageHandler) kernel::handleInspectRequest);
-        h.put(MessageType.SHELL_COMPLETE_REQUEST, (MessageHandler) kernel::handleCompleteRequest);
-        h.put(MessageType.SHELL_HISTORY_REQUEST, (MessageHandler) kernel::handleHistoryRequest);
-        h.put(MessageType.SHELL_IS_COMPLETE_REQUEST, (MessageHandler) kernel::handleIsCompleteRequest);
-        h.put(MessageType.SHELL_KERNEL_INFO_REQUEST, (MessageHandler) kernel::handleKernelInfoRequest);
+        h.put(MessageType.SHELL_INSPECT_REQUEST, (MessageHandler<ShellInspectRequest>) this::handleInspect);
+        h.put(MessageType.SHELL_COMPLETE_REQUEST, (MessageHandler<ShellCompleteRequest>) this::handleComplete);
+        h.put(MessageType.SHELL_HISTORY_REQUEST, (MessageHandler<ShellHistoryRequest>) this::handleHistory);
+        h.put(MessageType.SHELL_IS_COMPLETE_REQUEST, (MessageHandler<ShellIsCompleteRequest>) this::handleIsComplete);
+        h.put(MessageType.SHELL_KERNEL_INFO_REQUEST, (MessageHandler) m -> {
+            channels.busyThenIdle();
+            channels.reply(Replies.kernelInfo());
+        });
         h.put(MessageType.CUSTOM_COMM_OPEN, (MessageHandler) kernel::handleCommOpenCommand);
         h.put(MessageType.CUSTOM_COMM_MSG, (MessageHandler) kernel::handleCommMsgCommand);
         h.put(MessageType.CUSTOM_COMM_CLOSE, (MessageHandler) kernel::handleCommCloseCommand);
@@ -212,12 +227,18 @@ final class KernelServer {
         return h;
     }
 
-    /** rapaio's execute handler, with the stop state reset before the cell and reported after it. */
+    /**
+     * rapaio's execute handler, with the stop state reset before the cell and reported after it, and the cell kept
+     * in the session's {@link History} (with its result's plain text) unless the request is silent or asks not to.
+     */
     private void handleExecute(Message<ShellExecuteRequest> message) {
         settleInterruptedThreads();
         cellInterrupted = false;
         cellExhaustedThreads = false;
         cellRunning = true;
+        ShellExecuteRequest request = message.content();
+        int count = RapaioInternals.nextExecutionCount();
+        String[] result = PlainText.capture();
         try {
             kernel.handleExecuteRequest(message);
         } catch (Throwable t) {
@@ -225,12 +246,106 @@ final class KernelServer {
             answerEscapedError(t);
         } finally {
             cellRunning = false;
+            PlainText.endCapture();
+            replyAfterOutput();
+        }
+        if (request != null && request.storeHistory() && !request.silent()) {
+            history.add(count, request.code(), result[0]);
         }
         if (cellInterrupted) {
             channels.publish(new IOPubStream(IOPubStream.StreamName.ERR, INTERRUPTED_MESSAGE));
         } else if (cellExhaustedThreads) {
             stopSnippetThreads("thread exhaustion");
             channels.publish(new IOPubStream(IOPubStream.StreamName.ERR, THREADS_EXHAUSTED_MESSAGE));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------- help, history
+
+    /**
+     * Shift+Tab. A magic's own help first (rapaio's magics), else {@link CodeHelp#lookup}: the signature and Javadoc
+     * of the class, method or constructor at the cursor, which may be in a name, just after it or just after a
+     * call's parentheses.
+     */
+    private void handleInspect(Message<ShellInspectRequest> message) {
+        ShellInspectRequest request = message.content();
+        channels.busyThenIdle();
+        try {
+            String code = request.code() == null ? "" : request.code();
+            int cursor = CodeHelp.utf16(code, request.cursorPos());
+            MagicInspectResult magic = kernel.magicEngine().inspect(kernel.executionContext(), code, cursor);
+            DisplayData data;
+            if (magic.handled()) {
+                data = magic.displayData();
+            } else {
+                JavadocSources.install(); // before JShell's first documentation request: it reads the list once
+                var sca = kernel.javaEngine().getSourceAnalysis();
+                var docs = SourceJavadoc.fill(sca, CodeHelp.lookup(sca, code, cursor), JavadocSources.roots());
+                data = docs.isEmpty() ? null : CodeHelp.render(docs, jdkSources);
+            }
+            channels.reply(new ShellInspectReply(data != null, data));
+        } catch (Exception e) {
+            channels.replyError(MessageType.SHELL_INSPECT_REPLY.newError(), ErrorReply.of(kernel, e, 0));
+        }
+    }
+
+    /** Tab: a magic's completions, else {@link CodeHelp#complete}; positions in code points, as the protocol says. */
+    private void handleComplete(Message<ShellCompleteRequest> message) {
+        ShellCompleteRequest request = message.content();
+        channels.busyThenIdle();
+        try {
+            String code = request.code() == null ? "" : request.code();
+            int cursor = CodeHelp.utf16(code, request.cursorPos());
+            MagicCompleteResult magic = kernel.magicEngine().complete(kernel, code, cursor);
+            CompleteMatches matches = magic.handled()
+                    ? magic.replacementOptions()
+                    : CodeHelp.complete(kernel.javaEngine().getSourceAnalysis(), code, cursor);
+            if (matches == null) {
+                channels.reply(ShellCompleteReply.empty(CodeHelp.codePoints(code, cursor)));
+            } else {
+                channels.reply(new ShellCompleteReply(
+                        "ok",
+                        matches.replacements(),
+                        CodeHelp.codePoints(code, matches.start()),
+                        CodeHelp.codePoints(code, matches.end()),
+                        Map.of()));
+            }
+        } catch (Exception e) {
+            channels.replyError(MessageType.SHELL_COMPLETE_REPLY.newError(), ErrorReply.of(kernel, e, 0));
+        }
+    }
+
+    /** Whether a cell is finished: a magic is (rapaio's answer), Java as {@link CodeHelp#isComplete} says. */
+    private void handleIsComplete(Message<ShellIsCompleteRequest> message) {
+        String code = message.content().code() == null ? "" : message.content().code();
+        channels.busyThenIdle();
+        MagicIsCompleteResult magic = kernel.magicEngine().isComplete(kernel, code);
+        channels.reply(
+                magic.handled()
+                        ? magic.buildReply()
+                        : CodeHelp.isComplete(kernel.javaEngine().getSourceAnalysis(), code));
+    }
+
+    /** rapaio never answers a history request; this kernel answers from its {@link History}. */
+    private void handleHistory(Message<ShellHistoryRequest> message) {
+        channels.busyThenIdle();
+        channels.reply(new Replies.History(history.answer(message.content())));
+    }
+
+    /**
+     * rapaio schedules a cell's {@code execute_reply} to go out first among its after-actions, before the cell's
+     * last output is flushed; the actions run in reverse order of scheduling, and the first two it schedules are
+     * "free the message id" and "publish idle". This moves the reply to run just before idle, so a client gets
+     * the cell's outputs, then its reply, then idle at once, as ipykernel sends them: a client that reads outputs
+     * until idle once the reply is in (the Jupyter project's {@code jupyter_kernel_test} does) never waits on a
+     * flush.
+     */
+    private void replyAfterOutput() {
+        Stack<Runnable> actions = RapaioInternals.afterActions(channels);
+        synchronized (actions) {
+            if (actions.size() > 3) {
+                actions.add(2, actions.pop());
+            }
         }
     }
 
@@ -338,7 +453,7 @@ final class KernelServer {
             channels.setMsgId(message.getId());
             try {
                 channels.busyThenIdle();
-                channels.reply(kernelInfo());
+                channels.reply(Replies.kernelInfo());
             } finally {
                 channels.runAfterActions();
             }
@@ -396,26 +511,12 @@ final class KernelServer {
             exitSoon();
         } else if (type == MessageType.SHELL_KERNEL_INFO_REQUEST) {
             status(request, IOPubStatus.BUSY);
-            var info = kernelInfo();
+            var info = Replies.kernelInfo();
             control.sendMessage(new Message<>(request.getId(), info.type(), info));
             status(request, IOPubStatus.IDLE);
         } else {
             LOG.info("unhandled control message: " + type.name());
         }
-    }
-
-    /** The same reply as rapaio's private {@code RapaioKernel.kernelInfo()}, built without the kernel. */
-    static ShellKernelInfoReply kernelInfo() {
-        GeneralProperties properties = GeneralProperties.defaultProperties();
-        LanguageInfo language = LanguageInfo.kernelLanguageInfo();
-        return new ShellKernelInfoReply(
-                Header.PROTOCOL_VERSION,
-                properties.getKernelName(),
-                properties.getKernelVersion(),
-                language,
-                language.name() + " " + language.version(),
-                List.of(new LanguageInfo.Help(
-                        "rapaio-jupyter-kernel homepage", "https://github.com/padreati/rapaio-jupyter-kernel")));
     }
 
     /** Publishes a status whose parent is {@code request} (a control message), leaving the cell's id alone. */

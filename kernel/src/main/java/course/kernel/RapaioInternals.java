@@ -1,6 +1,7 @@
 package course.kernel;
 
 import java.lang.reflect.Field;
+import java.util.Stack;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rapaio.jupyter.kernel.channels.AbstractChannel;
 import org.rapaio.jupyter.kernel.channels.Channels;
@@ -75,5 +76,17 @@ final class RapaioInternals {
     static int lastExecutionCount() {
         AtomicInteger next = field(null, RapaioKernel.class, "executionCount", AtomicInteger.class);
         return next.get() - 1;
+    }
+
+    /** The execution count rapaio will give the next cell (it increments a static counter per cell). */
+    static int nextExecutionCount() {
+        return field(null, RapaioKernel.class, "executionCount", AtomicInteger.class)
+                .get();
+    }
+
+    /** The actions rapaio runs after a shell message, last scheduled first (flush, reply, publish idle ...). */
+    @SuppressWarnings("unchecked")
+    static Stack<Runnable> afterActions(Channels channels) {
+        return field(channels, Channels.class, "afterActions", Stack.class);
     }
 }

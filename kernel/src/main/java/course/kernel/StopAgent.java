@@ -13,12 +13,35 @@ import java.security.ProtectionDomain;
 public final class StopAgent implements ClassFileTransformer {
 
     private static volatile boolean installed;
+    private static volatile Instrumentation instrumentation;
     /** The JVM's own stderr (the kernel log): a cell's System.err is redirected into the notebook. */
     private static final PrintStream LOG = System.err;
 
     public static void premain(String args, Instrumentation inst) {
         inst.addTransformer(new StopAgent(), false);
+        instrumentation = inst;
         installed = true;
+    }
+
+    /**
+     * Opens {@code pkg} of {@code module} to {@code to} for deep reflection, as {@code --add-opens} would (used for
+     * JShell's Javadoc sources: {@link JavadocSources}). Needs this agent.
+     *
+     * @throws IllegalStateException when the JVM was started without it
+     */
+    static void openPackage(Module module, String pkg, Module to) {
+        if (module.isOpen(pkg, to)) return;
+        Instrumentation inst = instrumentation;
+        if (inst == null) {
+            throw new IllegalStateException("started without -javaagent: cannot open " + module.getName() + "/" + pkg);
+        }
+        inst.redefineModule(
+                module,
+                java.util.Set.of(),
+                java.util.Map.of(),
+                java.util.Map.of(pkg, java.util.Set.of(to)),
+                java.util.Set.of(),
+                java.util.Map.of());
     }
 
     /** True when the JVM was started with this agent: CPU loops in cells can be stopped. */
