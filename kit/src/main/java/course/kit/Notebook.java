@@ -33,8 +33,8 @@ public final class Notebook {
 
     /**
      * Shows {@code value} now, as {@link #display(Object)} does, and remembers it: if the same object is then also
-     * the cell's value (the call was the cell's last line), the kernel shows it once, not twice. The instruments that
-     * report as they go ({@link Prediction}, {@link SelfCheck}) show their results this way.
+     * the cell's value (the call was the cell's last line), the kernel shows it once, not twice: the display provider
+     * renders it as an empty text then. {@link Prediction} shows its guess and its outcome this way.
      */
     public static void showOnce(Object value) {
         display(value);

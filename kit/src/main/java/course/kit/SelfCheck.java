@@ -83,13 +83,12 @@ public final class SelfCheck {
      * @param id     the question, {@code "NN.k"}, as the notebook names it
      * @param answer a {@link Duration}, a number, a {@link Choice} (or another enum constant) or a {@link Boolean},
      *               as the question asks; zero, {@link Choice#NONE} or null when not answered yet
-     * @return the result, also shown
      * @throws IllegalArgumentException if there is no question {@code id} (the message names the known ones)
      */
-    public static Result answer(String id, Object answer) {
-        Result r = check(id, answer);
-        Notebook.showOnce(r);
-        return r;
+    public static void answer(String id, Object answer) {
+        // void, not the Result: a value would also be the cell's value, shown a second time (or as an empty
+        // output) under the line already shown
+        Notebook.display(check(id, answer));
     }
 
     /** The result of {@link #answer}, without showing it. */

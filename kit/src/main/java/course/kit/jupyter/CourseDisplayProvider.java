@@ -24,7 +24,7 @@ import tech.tablesaw.api.Table;
  * prediction's outcome and a self-check's result as HTML with a JSON entry ({@link Prediction#MIME},
  * {@link SelfCheck#MIME}) that {@code ./course progress} reads from the saved notebook. rapaio finds this class
  * through {@code META-INF/services}; it renders both {@code display(x)} and a cell's last value. An object that
- * showed itself already ({@link Notebook#showOnce}) renders as nothing when it is also the cell's value.
+ * showed itself already ({@link Notebook#showOnce}) renders as an empty text when it is also the cell's value.
  */
 public final class CourseDisplayProvider implements DisplayProvider {
 
@@ -45,7 +45,7 @@ public final class CourseDisplayProvider implements DisplayProvider {
                 new Renderer<>(
                         SelfCheck.Result.class,
                         SelfCheck.MIME,
-                        r -> once(r, () -> json(html(r.html(), r.toString()), SelfCheck.MIME, r.json()))));
+                        r -> json(html(r.html(), r.toString()), SelfCheck.MIME, r.json())));
     }
 
     @Override
@@ -65,9 +65,13 @@ public final class CourseDisplayProvider implements DisplayProvider {
         return d;
     }
 
-    /** Nothing, for an object that showed itself already; else what {@code render} gives. */
+    /**
+     * An empty text, for an object that showed itself already (the kernel publishes a cell's value whatever it
+     * renders as: an empty text is the least it shows, and unlike no data at all every front end can represent
+     * it); else what {@code render} gives.
+     */
     static DisplayData once(Object o, java.util.function.Supplier<DisplayData> render) {
-        return Notebook.shown(o) ? new DisplayData() {} : render.get();
+        return Notebook.shown(o) ? DisplayData.fromText("") : render.get();
     }
 
     static DisplayData html(String html, String text) {

@@ -123,10 +123,13 @@ class CourseDisplayProviderTest {
     void aPredictionsOutcomeBecomesHtmlTextAndItsJsonOnce() {
         var guess = quietly(() -> Prediction.of("café", java.time.Duration.ofSeconds(5)));
         // of() showed it already (as HTML and text): a declaration's value is not shown, an expression's would be
-        assertTrue(rendererFor(guess).render(null, guess).data().isEmpty());
+        assertEquals(
+                Map.of("text/plain", ""), rendererFor(guess).render(null, guess).data());
         var outcome = quietly(() -> guess.against(Prediction.Model.of("⌈N/P⌉ · t", 50_000, "ms"), 50_100.0));
         // against() showed it already: as the cell's value it renders as nothing
-        assertTrue(rendererFor(outcome).render(null, outcome).data().isEmpty());
+        assertEquals(
+                Map.of("text/plain", ""),
+                rendererFor(outcome).render(null, outcome).data());
         var fresh = new Prediction.Outcome(
                 "café",
                 true,
