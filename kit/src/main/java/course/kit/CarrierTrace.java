@@ -257,13 +257,22 @@ public final class CarrierTrace {
 
     /** Opens a stretch: its slot, or -1 when the trace is full (the stretch is counted as dropped) or stopped. */
     private int begin(int thread, Object carrier, long start) {
+        int i = reserve();
+        if (i >= 0) fill(i, thread, carrier, start);
+        return i;
+    }
+
+    /** A slot for a stretch whose fields come later; -1 when the trace is full or stopped. */
+    private int reserve() {
         if (stopped) return -1;
         int i = next.getAndIncrement();
-        if (i >= starts.length) return -1;
-        starts[i] = start - t0;
-        threads[i] = thread;
-        carrierOf[i] = carrierIndex(carrier);
-        return i;
+        return i < starts.length ? i : -1;
+    }
+
+    private void fill(int slot, int thread, Object carrier, long start) {
+        starts[slot] = start - t0;
+        threads[slot] = thread;
+        carrierOf[slot] = carrierIndex(carrier);
     }
 
     /** Closes the stretch in {@code slot}: the release makes its other fields visible to {@link #stop()}. */
@@ -377,11 +386,17 @@ public final class CarrierTrace {
                 threadIds[thread] = Thread.currentThread().threadId();
             long s = System.nanoTime();
             end(begin(thread, carrierName(), s), s);
+            // the last mark's slot is taken now: the executor's close() may return before this task's last line
+            // runs, and stop() waits only for the slots taken before it
+            int last = reserve();
             try {
                 task.run();
             } finally {
-                long e = System.nanoTime();
-                end(begin(thread, carrierName(), e), e);
+                if (last >= 0) {
+                    long e = System.nanoTime();
+                    fill(last, thread, carrierName(), e);
+                    end(last, e);
+                }
             }
         }
     }

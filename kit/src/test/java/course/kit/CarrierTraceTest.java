@@ -110,6 +110,22 @@ class CarrierTraceTest {
     }
 
     @Test
+    void aRecordersTasksRunOnTracedVirtualThreads() {
+        var trace = CarrierTrace.start("recorded and traced");
+        var rec = Recorder.quiet("recorded", "a traced virtual thread per task", 20);
+        try (var staff = rec.executor(Executors.newThreadPerTaskExecutor(trace.factory()))) {
+            for (int i = 0; i < 20; i++) staff.submit(() -> sleep(2));
+        }
+        RunResult run = rec.stop();
+        var tl = trace.stop();
+        assertEquals(20, run.virtualTasks());
+        assertEquals(20, tl.virtualThreads());
+        var recorded = run.records().stream().map(TaskRecord::thread).collect(java.util.stream.Collectors.toSet());
+        var traced = tl.stretches().stream().map(s -> "#" + s.threadId()).collect(java.util.stream.Collectors.toSet());
+        assertEquals(recorded, traced, "the recorder's tasks ran on the trace's threads");
+    }
+
+    @Test
     void aCpuBoundThreadIsOneLongStretch() throws Exception {
         var trace = CarrierTrace.start("cpu");
         trace.startVirtualThread(() -> {
