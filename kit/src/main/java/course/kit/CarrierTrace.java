@@ -201,11 +201,6 @@ public final class CarrierTrace {
         return t;
     }
 
-    /** How many stretches have been recorded so far. */
-    public int stretches() {
-        return Math.min(next.get(), starts.length);
-    }
-
     /**
      * Stops the trace and returns what it recorded. Call it after the traced threads have ended (after the
      * executor's {@code close()}); a stretch that ends later is not recorded. Calling it again returns the same.
