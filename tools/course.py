@@ -685,6 +685,16 @@ def cmd_grade(rest: list[str]) -> int:
     return java_main("grader", "course-grader", "course.grader.GradeCli", rest, ["-XX:TieredStopAtLevel=1"])
 
 
+def cmd_progress(args) -> int:
+    """Where the learner stands, per notebook: predictions, self-check, the exercise's last grade (tools/progress.py)."""
+    import progress
+    notebooks = Path(args.notebooks).resolve() if args.notebooks else None
+    if notebooks is not None and not notebooks.is_dir():
+        fail(f"no folder {notebooks}")
+    print(progress.report(ROOT, notebooks), flush=True)
+    return 0
+
+
 def cmd_autograder(args) -> int:
     """Builds the Gradescope autograder zip (see tools/autograder.py and deploy/README.md)."""
     import autograder
@@ -721,6 +731,9 @@ def main(argv: list[str]) -> int:
     s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel),"
                                       " `bench mutation [NN-name …]` (PIT's mutation score of the exercises' tests)")
     s.add_argument("what", choices=["kernel", "mutation"])
+    s = sub.add_parser("progress", help="a table per notebook: predictions made, self-check answered right, the"
+                                         " exercise's last grade (from the notebooks Jupyter saved)")
+    s.add_argument("--notebooks", help="the folder of executed notebooks to read (default: notebooks/)")
     s = sub.add_parser("autograder", help="build a Gradescope autograder zip (setup.sh, run_autograder, the tests)")
     s.add_argument("--exercises", help="comma-separated exercises, for example 01-thread-cost,02-cafe (default: all)")
     s.add_argument("--out", default=str(ROOT / "target" / "autograder.zip"), help="the zip (default: target/autograder.zip)")
@@ -735,7 +748,7 @@ def main(argv: list[str]) -> int:
     if rest:
         p.error("unrecognized arguments: " + " ".join(rest))
     return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test,
-            "autograder": cmd_autograder}[args.cmd](args)
+            "autograder": cmd_autograder, "progress": cmd_progress}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -51,6 +51,11 @@ JVM_OPTIONS = [
     # Notebook 06 calls C's qsort through the Foreign Function & Memory API (the kit's NativeSort); a restricted
     # method such as Linker.downcallHandle would otherwise warn on the kernel's stderr.
     "--enable-native-access=ALL-UNNAMED",
+    # The kit's CarrierTrace (notebooks 02, 04, 06: which carrier ran which virtual thread) hands the JVM a scheduler
+    # of its own for the virtual threads it traces, which wraps each mount on the JVM's real carriers. The JDK's
+    # constructor of such a virtual thread (java.lang.ThreadBuilders.newVirtualThread) and its default scheduler are
+    # not public; without this option the trace falls back to each task's first and last carrier, and says so.
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
 ]
 
 # The kernel's ahead-of-time cache (JDK 25, JEP 483/514/515), written into the kernelspec folder by a

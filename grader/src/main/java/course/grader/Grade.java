@@ -39,12 +39,16 @@ public final class Grade {
 
     /**
      * Grades the learner's code of the given exercises (all of them when none is given) and returns the
-     * full report, without printing anything.
+     * full report, without printing anything. Each exercise's grade is kept in {@code target/grades/} of the
+     * course folder ({@link LastGrades}).
      *
      * @param names the exercises, {@code NN-name}
      * @return the report
      */
     public static GradeReport report(String... names) {
-        return new Grader(CourseRoot.find()).grade(List.of(names), Grader.Source.EXERCISES);
+        var root = CourseRoot.find();
+        GradeReport report = new Grader(root).grade(List.of(names), Grader.Source.EXERCISES);
+        LastGrades.remember(root, report); // target/grades/NN-name.json, for ./course progress
+        return report;
     }
 }

@@ -159,6 +159,7 @@ public final class GradeCli implements Callable<Integer> {
             report = ClassReport.gradeOne(grader, submission, exercises.isEmpty() ? known : exercises, atOnce);
         } else {
             report = grader.grade(exercises, solutions ? Grader.Source.SOLUTIONS : Grader.Source.EXERCISES, atOnce);
+            LastGrades.remember(root, report); // for ./course progress; the learner's exercises/ only
         }
         System.out.print(report.toText());
         if (json != null) {

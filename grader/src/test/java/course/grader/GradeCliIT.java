@@ -38,13 +38,19 @@ class GradeCliIT {
     }
 
     @Test
-    void requireFullFailsBelowFullMarksButPlainGradingDoesNot() {
+    void requireFullFailsBelowFullMarksButPlainGradingDoesNot() throws Exception {
         // The course's exercises/ holds the stubs in this repository: 03 scores 0 of 16.
         String stub = Courses.root()
                 .resolve("exercises/03-batch-math/src/main/java/course/exercises/batchmath/BatchMath.java")
                 .toString();
         assertTrue(new java.io.File(stub).isFile(), stub);
+        java.time.Instant before = java.time.Instant.now().minusSeconds(1);
         assertEquals(0, GradeCli.run("03-batch-math"), "exit code without --require-full");
+        JsonNode last = new ObjectMapper()
+                .readTree(LastGrades.file(Courses.root(), "03-batch-math").toFile());
+        assertEquals(0, last.get("score").asInt(), "the last grade, kept for ./course progress: " + last);
+        assertEquals(16, last.get("max").asInt(), last.toString());
+        assertTrue(!java.time.Instant.parse(last.get("when").asText()).isBefore(before), last.toString());
         assertEquals(1, GradeCli.run("03-batch-math", "--require-full"), "exit code with --require-full");
     }
 

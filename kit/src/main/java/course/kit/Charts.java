@@ -105,6 +105,71 @@ public final class Charts {
         s.setLineWidth(n / step > 600 ? 1f : 2f);
     }
 
+    /**
+     * Which carrier ran which virtual thread, over time: one lane per carrier, each mount a bar coloured by its
+     * virtual thread, a legend line per carrier with its busy time and how many mounts; what the trace could not
+     * attribute is written under it. See {@link CarrierTrace}.
+     *
+     * <pre>{@code
+     * var trace = CarrierTrace.start("virtual thread per customer");
+     * try (var staff = Executors.newThreadPerTaskExecutor(trace.factory())) { ... }
+     * Charts.carriers(trace.stop())
+     * }</pre>
+     */
+    public static Lanes carriers(CarrierTimeline timeline) {
+        return timeline.lanes();
+    }
+
+    /**
+     * The platform threads' side of {@link #carriers}: one lane per thread that ran the run's tasks (a pool's
+     * threads), each task a bar from its start to its end, coloured by task, in the same colours and scale. A run on
+     * virtual threads gets a lane per virtual thread, of which {@value Lanes#MAX_LANES} are drawn: trace those with a
+     * {@link CarrierTrace} instead.
+     */
+    public static Lanes lanes(RunResult run) {
+        List<TaskRecord> records = run.records();
+        List<String> names = records.stream()
+                .map(TaskRecord::thread)
+                .distinct()
+                .sorted(CarrierTimeline.NATURAL)
+                .toList();
+        var index = new java.util.HashMap<String, Integer>();
+        for (int i = 0; i < names.size(); i++) index.put(names.get(i), i);
+        int n = records.size();
+        int[] lane = new int[n], colour = new int[n];
+        long[] s = new long[n], e = new long[n];
+        long elapsed = run.elapsed().toNanos();
+        for (int i = 0; i < n; i++) {
+            TaskRecord r = records.get(i);
+            lane[i] = index.get(r.thread());
+            colour[i] = r.index();
+            s[i] = r.startNanos();
+            e[i] = r.endNanos() < 0 ? elapsed : r.endNanos();
+        }
+        String kind = run.virtualTasks() == run.count() ? "virtual" : run.virtualTasks() == 0 ? "platform" : "";
+        String title = String.format(
+                java.util.Locale.ROOT,
+                "Threads of %s — %,d tasks on %,d %sthread%s, %s",
+                run.name(),
+                run.count(),
+                names.size(),
+                kind.isEmpty() ? "" : kind + " ",
+                names.size() == 1 ? "" : "s",
+                Prediction.human(run.elapsedMillis()));
+        return new Lanes(
+                title,
+                names,
+                lane,
+                colour,
+                s,
+                e,
+                elapsed,
+                "tasks",
+                "each bar one task, coloured by task",
+                false,
+                List.of());
+    }
+
     /** Tasks in flight over time, one line per run, on one chart. */
     public static XYChart inFlight(String title, RunResult... runs) {
         XYChart c = xy(title, "time since start (s)", "tasks in flight");

@@ -31,6 +31,31 @@ public final class Notebook {
         return null;
     }
 
+    /**
+     * Shows {@code value} now, as {@link #display(Object)} does, and remembers it: if the same object is then also
+     * the cell's value (the call was the cell's last line), the kernel shows it once, not twice: the display provider
+     * renders it as an empty text then. {@link Prediction} shows its guess and its outcome this way.
+     */
+    public static void showOnce(Object value) {
+        display(value);
+        synchronized (SHOWN) {
+            SHOWN[shownNext] = value;
+            shownNext = (shownNext + 1) % SHOWN.length;
+        }
+    }
+
+    /** Whether {@code value}, this very object, was shown by {@link #showOnce(Object)} lately (the last 32 shown). */
+    public static boolean shown(Object value) {
+        if (value == null) return false;
+        synchronized (SHOWN) {
+            for (Object o : SHOWN) if (o == value) return true;
+        }
+        return false;
+    }
+
+    private static final Object[] SHOWN = new Object[32];
+    private static int shownNext;
+
     /** Replaces the output shown under {@code id} (from {@link #display(Object)}); a no-op outside the kernel. */
     public static void update(String id, Object value) {
         if (id != null && inKernel()) Kernel.update(id, value);

@@ -49,4 +49,21 @@ class NotebookTest {
         assertTrue(lines.get(0).startsWith("▶ café: 1 / 2 done"), lines.get(0));
         assertEquals("42", lines.get(1));
     }
+
+    @Test
+    void showOnceShowsAndRemembersThatVeryObject() {
+        PrintStream original = System.out;
+        var out = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        var shown = new StringBuilder("result");
+        try {
+            Notebook.showOnce(shown);
+        } finally {
+            System.setOut(original);
+        }
+        assertEquals("result\n", out.toString(StandardCharsets.UTF_8));
+        assertTrue(Notebook.shown(shown));
+        assertFalse(Notebook.shown(new StringBuilder("result")), "by identity, not by value");
+        assertFalse(Notebook.shown(null));
+    }
 }

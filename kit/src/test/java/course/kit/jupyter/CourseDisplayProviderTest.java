@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.Charts;
 import course.kit.Pool;
+import course.kit.Prediction;
 import course.kit.Progress;
 import course.kit.Run;
 import course.kit.RunResult;
+import course.kit.SelfCheck;
 import course.kit.Tables;
 import java.util.Base64;
 import java.util.List;
@@ -47,7 +49,7 @@ class CourseDisplayProviderTest {
 
     @Test
     void rendersEveryKindTheKitShows() {
-        assertEquals(4, renderers.size());
+        assertEquals(8, renderers.size());
         assertTrue(new CourseDisplayProvider().getDisplayTransformers().isEmpty());
     }
 
@@ -97,6 +99,68 @@ class CourseDisplayProviderTest {
         DisplayData d = rendererFor(v).render("text/html", v);
         assertTrue(((String) d.data().get("text/html")).contains("<progress value='1' max='4'"));
         assertEquals(v.toString(), d.data().get("text/plain"));
+    }
+
+    @Test
+    void aLanesPictureBecomesAPngWithItsLegendAsText() throws Exception {
+        var lanes = Charts.lanes(Run.tasks(Pool.fixed(2), 4, i -> {}));
+        DisplayData d = rendererFor(lanes).render(null, lanes);
+        assertPngData(d);
+        assertEquals(lanes.toString(), d.data().get("text/plain"));
+    }
+
+    private static <T> T quietly(java.util.function.Supplier<T> f) {
+        var original = System.out;
+        System.setOut(new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
+        try {
+            return f.get();
+        } finally {
+            System.setOut(original);
+        }
+    }
+
+    @Test
+    void aPredictionsOutcomeBecomesHtmlTextAndItsJsonOnce() {
+        var guess = quietly(() -> Prediction.of("café", java.time.Duration.ofSeconds(5)));
+        // of() showed it already (as HTML and text): a declaration's value is not shown, an expression's would be
+        assertEquals(
+                Map.of("text/plain", ""), rendererFor(guess).render(null, guess).data());
+        var outcome = quietly(() -> guess.against(Prediction.Model.of("⌈N/P⌉ · t", 50_000, "ms"), 50_100.0));
+        // against() showed it already: as the cell's value it renders as nothing
+        assertEquals(
+                Map.of("text/plain", ""),
+                rendererFor(outcome).render(null, outcome).data());
+        var fresh = new Prediction.Outcome(
+                "café",
+                true,
+                5_000,
+                50_000,
+                "⌈N/P⌉ · t",
+                50_100,
+                "ms",
+                true,
+                Prediction.Verdict.OFF,
+                null,
+                "10× too low");
+        DisplayData d = rendererFor(fresh).render(null, fresh);
+        assertTrue(((String) d.data().get("text/html")).contains("your prediction"));
+        assertEquals(fresh.toString(), d.data().get("text/plain"));
+        @SuppressWarnings("unchecked")
+        var json = (Map<String, Object>) d.data().get(Prediction.MIME);
+        assertEquals("off", json.get("verdict"));
+        assertEquals(5_000.0, json.get("guess"));
+        assertTrue(rendererFor(fresh).canRender(Prediction.MIME));
+    }
+
+    @Test
+    void aSelfChecksResultBecomesHtmlTextAndItsJson() {
+        var r = new SelfCheck.Result("02.1", true, false, "not yet: reread § 1");
+        DisplayData d = rendererFor(r).render(null, r);
+        assertEquals("02.1 · not yet: reread § 1", d.data().get("text/plain"));
+        assertEquals(
+                Map.of("id", "02.1", "answered", true, "correct", false),
+                d.data().get(SelfCheck.MIME));
+        assertTrue(((String) d.data().get("text/html")).contains("not yet"));
     }
 
     @Test
