@@ -67,3 +67,68 @@ def test_your_turn_runs_the_learners_code_before_grading_it(path):
     assert live, "no cell runs the learner's code through Yours after %exercise"
     assert grade and grade[-1] > live[0], f"the grade cell for {name} must come after the live run"
     assert (REPO / "exercises" / name).is_dir(), f"no exercise folder {name}"
+
+
+# ------------------------------------------------------------------------------------- predict, observe, explain
+
+PREDICTED = re.compile(r"\bvar\s+(\w+)\s*=\s*Prediction\.of\(")
+ANSWERED = re.compile(r'SelfCheck\.answer\("(\d\d)\.(\d+)"')
+COURSE_LESSONS = [p for p in LESSONS if re.match(r"0[1-8]-", p.name)]
+SELFCHECK = REPO / "kit" / "src" / "main" / "resources" / "course" / "kit" / "selfcheck"
+
+
+def _heading_index(nb_cells, title: str) -> int | None:
+    for i, c in enumerate(nb_cells):
+        if c.cell_type == "markdown" and re.search(rf"^#+\s*{re.escape(title)}\s*$", c.source, re.M):
+            return i
+    return None
+
+
+@pytest.mark.parametrize("path", COURSE_LESSONS, ids=lambda p: p.name)
+def test_the_learner_predicts_before_the_experiment_and_sees_it_beside_the_measurement(path):
+    """Each prediction (``var guess = Prediction.of(…)``) sits in a cell of its own, above the cell that runs the
+    experiment and shows it with ``guess.against(…)``: the learner commits first."""
+    nb_cells = cells(path)
+    made = {}
+    for i, c in enumerate(nb_cells):
+        if c.cell_type == "code":
+            for name in PREDICTED.findall(c.source):
+                made[name] = i
+    assert made, "no cell where the learner writes a prediction (var guess = Prediction.of(…))"
+    for name, at in made.items():
+        shown = [i for i, c in enumerate(nb_cells) if c.cell_type == "code" and f"{name}.against(" in c.source]
+        assert shown, f"the prediction {name} is never shown beside the model and the measurement ({name}.against)"
+        assert min(shown) > at, f"{name}.against(…) comes before the cell where the learner predicts {name}"
+        lines = [line for line in nb_cells[at].source.splitlines() if line.strip() and not line.strip().startswith("//")]
+        assert len(lines) <= 3, f"the prediction cell of {name} holds more than the prediction: {nb_cells[at].source}"
+
+
+@pytest.mark.parametrize("path", COURSE_LESSONS, ids=lambda p: p.name)
+def test_each_lesson_ends_with_a_self_check_that_the_kernel_marks(path):
+    """Three to five questions, each answered in a cell of its own, after "Try it yourself" and before "Your
+    turn"; each is a question of the kit's answers file for this notebook, and that file asks nothing else."""
+    nn = path.name[:2]
+    nb_cells = cells(path)
+    answered = [(i, m.group(1), int(m.group(2))) for i, c in enumerate(nb_cells) if c.cell_type == "code"
+                for m in [ANSWERED.search(c.source)] if m]
+    assert 3 <= len(answered) <= 5, f"{len(answered)} self-check answers (want 3–5)"
+    assert all(n == nn for _, n, _ in answered), f"answers of another notebook: {answered}"
+    assert len({i for i, _, _ in answered}) == len(answered), "one answer per cell"
+    try_it, your_turn = _heading_index(nb_cells, "Try it yourself"), _heading_index(nb_cells, "Your turn")
+    assert try_it is not None and your_turn is not None, "headings 'Try it yourself' and 'Your turn'"
+    assert all(try_it < i < your_turn for i, _, _ in answered), "the self-check sits between them"
+    answers = json.loads((SELFCHECK / f"{nn}.json").read_text(encoding="utf-8"))
+    ids = [q["id"] for q in answers["questions"]]
+    assert sorted(ids) == sorted(f"{n}.{k}" for _, n, k in answered), "the notebook asks exactly the kit's questions"
+
+
+@pytest.mark.parametrize("nn", ["02", "04", "06"])
+def test_the_carrier_picture_is_drawn_where_the_lesson_needs_it(nn):
+    path = next(p for p in LESSONS if p.name.startswith(nn + "-"))
+    nb_cells = cells(path)
+    code = "\n".join(c.source for c in nb_cells if c.cell_type == "code")
+    assert "CarrierTrace.start(" in code and ".factory()" in code, "no traced executor in an editable cell"
+    assert "Charts.carriers(" in code, "no carrier picture"
+    if nn == "02":
+        prose = "\n".join(c.source for c in nb_cells if c.cell_type == "markdown").lower()
+        assert "kitchen" in prose, "02 corrects article 000's kitchen analogy beside its carrier picture"
