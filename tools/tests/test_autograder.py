@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -118,16 +119,28 @@ def test_the_zip_holds_the_package_and_no_solutions(gradescope):
     assert 'EXERCISES="02-cafe 05-throttling"' in conf and "PROFILE=trainer" in conf and "LEADERBOARD=0" in conf
 
 
+def points(exercises: list[str]) -> tuple[int, int]:
+    """The learner's points of these exercises (the golden results of their solutions) and the trainer's hidden
+    tests' points (their ``points:N`` tags), so that the figures below follow the tests."""
+    golden = ROOT / "grader" / "src" / "test" / "resources" / "golden"
+    visible = sum(json.loads((golden / ex / "solution.json").read_text())["max_score"] for ex in exercises)
+    hidden = sum(int(n) for ex in exercises for f in (ROOT / "trainer" / ex).rglob("*.java")
+                 for n in re.findall(r'@Tag\("points:(\d+)"\)', f.read_text()))
+    return visible, hidden
+
+
 def test_the_solutions_score_full_marks(gradescope):
+    visible, hidden = points(EXERCISES)
     r = run_autograder(gradescope, solutions_folder)
-    assert r["score"] == r["max_score"] == 25, r["output"]
+    assert r["score"] == r["max_score"] == visible + hidden, r["output"]
     assert all(t["status"] == "passed" for t in r["tests"])
-    assert "Visible tests: 23/23 points" in r["output"], r["output"]
+    assert f"Visible tests: {visible}/{visible} points" in r["output"], r["output"]
 
 
 def test_the_stubs_score_zero(gradescope):
+    visible, hidden = points(EXERCISES)
     r = run_autograder(gradescope, bare_files("exercises"))
-    assert r["score"] == 0 and r["max_score"] == 25, r["output"]
+    assert r["score"] == 0 and r["max_score"] == visible + hidden, r["output"]
     assert all(t["output"] for t in r["tests"]), "every failed test says why"
 
 
