@@ -132,3 +132,27 @@ def test_the_carrier_picture_is_drawn_where_the_lesson_needs_it(nn):
     if nn == "02":
         prose = "\n".join(c.source for c in nb_cells if c.cell_type == "markdown").lower()
         assert "kitchen" in prose, "02 corrects article 000's kitchen analogy beside its carrier picture"
+
+
+def _anchors(path: Path) -> set[str]:
+    """The places a link can point at in a notebook: its <a id="…"> anchors and its headings, as Jupyter names
+    them (the heading's text with spaces as dashes)."""
+    out = set()
+    for c in cells(path):
+        if c.cell_type == "markdown":
+            out.update(re.findall(r'<a id="([^"]+)">', c.source))
+            out.update(re.sub(r"\s*<a id=.*", "", m).strip().replace(" ", "-")
+                       for m in re.findall(r"^#+\s+(.+)$", c.source, re.M))
+    return out
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_link_to_a_notebook_lands(path):
+    """Links between notebooks (to the appendix's anchors, say) point at a notebook and a place that exist."""
+    for c in cells(path):
+        if c.cell_type != "markdown":
+            continue
+        for target, anchor in re.findall(r"\]\(([0-9]{2}-[a-z0-9-]+\.ipynb)(?:#([^)\s]+))?\)", c.source):
+            assert (REPO / "notebooks" / target).is_file(), f"a link to {target}, which is not a notebook"
+            if anchor:
+                assert anchor in _anchors(REPO / "notebooks" / target), f"{target} has no anchor {anchor}"
