@@ -33,7 +33,8 @@ import org.jsoup.nodes.Entities;
  *   <li>{@link Verdict#NONE}: the guess was left at its placeholder (zero or less): "no prediction given". A
  *       prediction never stops a notebook, so headless runs pass without one;</li>
  *   <li>{@link Verdict#CLOSE}: within {@value #NEAR_PERCENT}% of the measurement, either way (a ratio from 0.8 to
- *       1.25), and how far;</li>
+ *       1.25), and how far; or within 10% of the model's own figure, which answers the question even where what
+ *       the model leaves out (start-up, GC pauses, a busy machine) puts the measurement further off;</li>
  *   <li>{@link Verdict#TERM}: otherwise, the nearest {@link Model#ifNear} alternative within
  *       {@value #NEAR_PERCENT}% of the guess: its text says which term of the model the guess missed;</li>
  *   <li>{@link Verdict#OFF}: otherwise, how many times too high or too low, and the model's formula to rework it
@@ -49,6 +50,8 @@ public final class Prediction {
     public static final String MIME = "application/vnd.vthreads-course.prediction+json";
 
     private static final double NEAR = 1 + NEAR_PERCENT / 100.0;
+    /** How near the model's own figure a guess counts as close: the model is the answer to the question. */
+    static final double NEAR_MODEL = 1.1;
 
     private final String question;
     private final double guess;
@@ -153,6 +156,21 @@ public final class Prediction {
                     ? "within 1% of the measurement"
                     : pct + "% " + (ratio > 1 ? "above" : "below") + " the measurement";
             return outcome(model, modelValue, measured, Verdict.CLOSE, null, "close: your guess is " + how);
+        }
+        double toModel = modelValue > 0 ? guess / modelValue : Double.NaN;
+        if (toModel >= 1 / NEAR_MODEL && toModel <= NEAR_MODEL) {
+            // The model's own figure is the right answer to the question, even where what it leaves out (start-up,
+            // wake-ups, GC pauses, a busy machine) puts the measurement further off.
+            long off = Math.round(Math.abs(measured / modelValue - 1) * 100);
+            return outcome(
+                    model,
+                    modelValue,
+                    measured,
+                    Verdict.CLOSE,
+                    null,
+                    "close: your guess is the model's " + model.formula + " = " + show(modelValue)
+                            + "; the measurement is " + off + "% " + (measured >= modelValue ? "above" : "below")
+                            + " it, by what the model leaves out");
         }
         Model.Alternative best = null;
         double bestDistance = Double.POSITIVE_INFINITY;

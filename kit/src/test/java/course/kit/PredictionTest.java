@@ -71,7 +71,26 @@ class PredictionTest {
         assertEquals(Verdict.CLOSE, judge(Duration.ofMillis(62_750)).verdict());
         assertEquals(Verdict.OFF, judge(Duration.ofMillis(63_000)).verdict());
         assertEquals(Verdict.CLOSE, judge(Duration.ofMillis(40_160)).verdict());
-        assertEquals(Verdict.OFF, judge(Duration.ofMillis(40_000)).verdict());
+        assertEquals(Verdict.OFF, judge(Duration.ofMillis(39_900)).verdict()); // below both 0.8 × 50.2 s and 0.8 × 50 s
+    }
+
+    @Test
+    void theModelsOwnFigureIsCloseWhereTheMeasurementAddsWhatTheModelLeavesOut() {
+        // Notebook 08's handler: t + maxWait = 500 ms, measured 633 ms with 130 ms of GC pauses in the run.
+        var m = Model.of("t + maxWait", 500, "ms").ifNear(400, "t alone: the wait for a permit forgotten");
+        var right =
+                quietly(() -> Prediction.of("p99 in the handler", 500, "ms")).judge(m, 633);
+        assertEquals(Verdict.CLOSE, right.verdict(), right.feedback());
+        assertEquals(
+                "close: your guess is the model's t + maxWait = 500 ms; the measurement is 27% above it, by what the"
+                        + " model leaves out",
+                right.feedback());
+        assertEquals(
+                Verdict.TERM,
+                quietly(() -> Prediction.of("p99", 400, "ms")).judge(m, 633).verdict());
+        assertEquals(
+                Verdict.OFF,
+                quietly(() -> Prediction.of("p99", 300, "ms")).judge(m, 633).verdict());
     }
 
     @Test

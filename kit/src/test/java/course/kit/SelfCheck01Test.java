@@ -56,7 +56,8 @@ class SelfCheck01Test {
 
     @Test
     void aPlaceholderIsNotAnAnswer() {
-        for (String id : List.of("01.1", "01.5")) assertFalse(SelfCheck.check(id, null).answered());
+        for (String id : List.of("01.1", "01.5"))
+            assertFalse(SelfCheck.check(id, null).answered());
         assertFalse(SelfCheck.check("01.2", Choice.NONE).answered());
         assertFalse(SelfCheck.check("01.3", 0).answered());
         assertFalse(SelfCheck.check("01.4", 0).answered());

@@ -68,7 +68,8 @@ class SelfCheck07Test {
     @Test
     void noAnswerIsGivenAway() {
         for (String id : SelfCheck.questions("07")) {
-            String hint = SelfCheck.check(id, id.equals("07.3") ? Choice.E : id.equals("07.4") ? true : 1).line();
+            String hint = SelfCheck.check(id, id.equals("07.3") ? Choice.E : id.equals("07.4") ? true : 1)
+                    .line();
             for (String figure : List.of("600", "400", "819", "0.6", "0.4")) {
                 assertFalse(hint.contains(figure), id + " gives a figure away: " + hint);
             }

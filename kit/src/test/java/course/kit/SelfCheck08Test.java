@@ -66,14 +66,18 @@ class SelfCheck08Test {
     @Test
     void aBoundedWaitBoundsTheTimeInTheHandler() {
         right("08.5", Duration.ofMillis(350));
-        wrong("08.5", Duration.ofMillis(300), "4 · The fix: a `Semaphore` in front of the downstream"); // maxWait forgotten
+        wrong(
+                "08.5",
+                Duration.ofMillis(300),
+                "4 · The fix: a `Semaphore` in front of the downstream"); // maxWait forgotten
         wrong("08.5", Duration.ofMillis(50), "4 · The fix: a `Semaphore` in front of the downstream"); // t forgotten
     }
 
     @Test
     void noAnswerIsGivenAway() {
         for (String id : SelfCheck.questions("08")) {
-            String hint = SelfCheck.check(id, id.equals("08.3") ? Choice.E : id.equals("08.4") ? true : 1).line();
+            String hint = SelfCheck.check(id, id.equals("08.3") ? Choice.E : id.equals("08.4") ? true : 1)
+                    .line();
             for (String figure : List.of("800", "750", "350", "0.75", "0.35")) {
                 assertFalse(hint.contains(figure), id + " gives a figure away: " + hint);
             }
