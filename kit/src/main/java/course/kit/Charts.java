@@ -66,6 +66,9 @@ public final class Charts {
         c.getStyler().setXAxisMin(0.0);
         c.getStyler().setXAxisMax(Math.max(axisSeconds, 1e-3) * 1.02);
         c.getStyler().setYAxisMin(0.0);
+        if (run.count() >= 10) {
+            c.getStyler().setYAxisDecimalPattern("#,##0"); // task numbers, not fractions of one
+        }
         return c;
     }
 

@@ -144,17 +144,18 @@ public final class Lanes {
                 nMin = Math.min(nMin, bars[l]);
                 nMax = Math.max(nMax, bars[l]);
             }
+            String lo = Prediction.human(bMin / 1e6), hi = Prediction.human(bMax / 1e6);
+            String pLo = percent(bMin), pHi = percent(bMax);
             out.add(String.format(
                     Locale.ROOT,
-                    "%,d lanes: each busy %s to %s of %s (%s to %s), %,d to %,d %s each",
+                    "%,d lanes: each busy %s of %s (%s), %s %s each",
                     k,
-                    Prediction.human(bMin / 1e6),
-                    Prediction.human(bMax / 1e6),
+                    lo.equals(hi) ? lo : lo + " to " + hi,
                     wall,
-                    percent(bMin),
-                    percent(bMax),
-                    nMin,
-                    nMax,
+                    pLo.equals(pHi) ? pLo : pLo + " to " + pHi,
+                    nMin == nMax
+                            ? String.format(Locale.ROOT, "%,d", nMin)
+                            : String.format(Locale.ROOT, "%,d to %,d", nMin, nMax),
                     noun));
         }
         return out;

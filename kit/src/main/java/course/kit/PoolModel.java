@@ -137,11 +137,13 @@ public final class PoolModel {
                 pretty(taskTime),
                 slack,
                 poolSize == 0
-                        ? String.format(java.util.Locale.ROOT, "starting %,d virtual threads", tasks)
+                        ? String.format(
+                                java.util.Locale.ROOT, "starting %,d virtual thread%s", tasks, tasks == 1 ? "" : "s")
                         : String.format(
                                 java.util.Locale.ROOT,
-                                "%,d platform threads and the waves' wake-ups",
-                                Math.min(poolSize, tasks)));
+                                "%,d platform thread%s and the waves' wake-ups",
+                                Math.min(poolSize, tasks),
+                                Math.min(poolSize, tasks) == 1 ? "" : "s"));
         return new Band(lo, lo + slack, "ms", why);
     }
 
