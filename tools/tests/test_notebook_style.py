@@ -156,3 +156,19 @@ def test_every_link_to_a_notebook_lands(path):
             assert (REPO / "notebooks" / target).is_file(), f"a link to {target}, which is not a notebook"
             if anchor:
                 assert anchor in _anchors(REPO / "notebooks" / target), f"{target} has no anchor {anchor}"
+
+
+@pytest.mark.parametrize("path", COURSE_LESSONS, ids=lambda p: p.name)
+def test_every_self_check_hint_names_a_section_the_notebook_has(path):
+    """A wrong answer's hint says which section to reread ("reread § 1 · Waves: …"): that heading must be there."""
+    headings = [re.sub(r"\s*<a id=.*", "", h).strip()
+                for c in cells(path) if c.cell_type == "markdown" for h in re.findall(r"^#+\s+(.+)$", c.source, re.M)]
+    answers = json.loads((SELFCHECK / f"{path.name[:2]}.json").read_text(encoding="utf-8"))
+    for q in answers["questions"]:
+        hint = q["hint"]
+        assert "§ " in hint, f"{q['id']}: the hint names no section: {hint}"
+        named = hint.split("§ ", 1)[1]
+        # A heading's math ($\lceil N/P \rceil$) reads as ⌈N/P⌉ in a hint: compare what comes before it.
+        openings = [h.split("$")[0].strip() for h in headings]
+        assert any(o and named.startswith(o) for o in openings), \
+            f"{q['id']}: no heading of {path.name} opens '{named}'"

@@ -1,30 +1,16 @@
 package course.kit;
 
+import static course.kit.SelfCheckAssert.right;
+import static course.kit.SelfCheckAssert.wrong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.SelfCheck.Choice;
-import course.kit.SelfCheck.Result;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Notebook 01's self-check: its answers load, are told right, and a wrong answer gets its hint, not the answer. */
 class SelfCheck01Test {
-    private static void right(String id, Object answer) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && r.correct(), id + " " + answer + ": " + r);
-    }
-
-    /** A wrong answer: not yet, the hint that names a section of notebook 01, and none of {@code secrets}. */
-    private static void wrong(String id, Object answer, String section, String... secrets) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && !r.correct(), id + " " + answer + ": " + r);
-        assertTrue(r.line().startsWith("not yet: reread "), r.line());
-        assertTrue(r.line().contains(section), r.line() + " should name " + section);
-        for (String s : secrets) assertFalse(r.toString().contains(s), "the answer is never shown: " + r);
-    }
-
     @Test
     void theFileLoads() {
         assertEquals(List.of("01.1", "01.2", "01.3", "01.4", "01.5"), SelfCheck.questions("01"));

@@ -1,5 +1,7 @@
 package course.kit;
 
+import static course.kit.SelfCheckAssert.right;
+import static course.kit.SelfCheckAssert.wrong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,18 +14,6 @@ import org.junit.jupiter.api.Test;
 
 /** Notebook 02's self-check (selfcheck/02.json): it loads, the right answers are told right, wrong ones get the hint. */
 class SelfCheck02Test {
-    private static void right(String id, Object answer) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && r.correct(), id + " " + answer + ": " + r);
-    }
-
-    private static Result wrong(String id, Object answer) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && !r.correct(), id + " " + answer + ": " + r);
-        assertTrue(r.line().startsWith("not yet: reread § "), r.line());
-        return r;
-    }
-
     @Test
     void theFileLoadsWithFiveQuestions() {
         assertEquals(List.of("02.1", "02.2", "02.3", "02.4", "02.5"), SelfCheck.questions("02"));

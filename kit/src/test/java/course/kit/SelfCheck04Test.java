@@ -1,38 +1,18 @@
 package course.kit;
 
+import static course.kit.SelfCheckAssert.right;
+import static course.kit.SelfCheckAssert.wrong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import course.kit.SelfCheck.Choice;
 import course.kit.SelfCheck.Result;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Notebook 04's self-check (selfcheck/04.json): it loads, and tells right, wrong and missing answers apart. */
 class SelfCheck04Test {
-    private static void right(String id, Object answer) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && r.correct(), id + " " + answer + ": " + r);
-    }
-
-    /** Wrong, with the hint that names the section to reread, and without the expected answer. */
-    private static void wrong(String id, Object answer, String section, String... notShown) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && !r.correct(), id + " " + answer + ": " + r);
-        assertTrue(r.line().startsWith("not yet: reread "), r.line());
-        assertTrue(r.line().contains(section), r.line());
-        for (String s : notShown) assertFalse(r.toString().contains(s), "the answer is shown: " + r);
-    }
-
     @Test
     void theFileLoads() {
         assertEquals(List.of("04.1", "04.2", "04.3", "04.4"), SelfCheck.questions("04"));
@@ -74,35 +54,5 @@ class SelfCheck04Test {
         }
         assertFalse(SelfCheck.check("04.4", Choice.NONE).answered());
         assertFalse(SelfCheck.check("04.3", null).answered());
-    }
-
-    @Test
-    void everyHintNamesAHeadingOfTheNotebook() throws IOException {
-        assertHintsNameHeadings("04", Path.of("..", "notebooks", "04-io-vs-cpu.ipynb"));
-    }
-
-    /** Each question's hint contains "§ " and the text of one of the notebook's "## " headings, exactly. */
-    private static void assertHintsNameHeadings(String notebook, Path ipynb) throws IOException {
-        assumeTrue(Files.isRegularFile(ipynb), "the notebook is not next to the kit: " + ipynb.toAbsolutePath());
-        var headings = new ArrayList<String>();
-        for (JsonNode cell : new ObjectMapper().readTree(ipynb.toFile()).path("cells")) {
-            if (!cell.path("cell_type").asText().equals("markdown")) continue;
-            var source = new StringBuilder();
-            JsonNode s = cell.path("source");
-            if (s.isArray()) s.forEach(line -> source.append(line.asText()));
-            else source.append(s.asText());
-            for (String line : source.toString().split("\n")) {
-                if (line.startsWith("## ")) headings.add(line.substring(3).strip());
-            }
-        }
-        JsonNode file = new ObjectMapper()
-                .readTree(SelfCheck.class.getClassLoader().getResource(SelfCheck.RESOURCES + notebook + ".json"));
-        for (JsonNode q : file.path("questions")) {
-            String hint = q.path("hint").asText();
-            assertTrue(
-                    headings.stream().anyMatch(h -> hint.contains("§ " + h)),
-                    q.path("id").asText() + "'s hint names no heading of " + ipynb.getFileName() + ": " + hint
-                            + "\nheadings: " + headings);
-        }
     }
 }

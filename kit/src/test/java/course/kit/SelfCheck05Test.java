@@ -1,5 +1,7 @@
 package course.kit;
 
+import static course.kit.SelfCheckAssert.right;
+import static course.kit.SelfCheckAssert.wrong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,18 +14,6 @@ import org.junit.jupiter.api.Test;
 
 /** Notebook 05's self-check (selfcheck/05.json): it loads, the right answers are told right, wrong ones get the hint. */
 class SelfCheck05Test {
-    private static void right(String id, Object answer) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && r.correct(), id + " " + answer + ": " + r);
-    }
-
-    private static Result wrong(String id, Object answer) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && !r.correct(), id + " " + answer + ": " + r);
-        assertTrue(r.line().startsWith("not yet: reread § "), r.line());
-        return r;
-    }
-
     @Test
     void theFileLoadsWithFiveQuestions() {
         assertEquals(List.of("05.1", "05.2", "05.3", "05.4", "05.5"), SelfCheck.questions("05"));

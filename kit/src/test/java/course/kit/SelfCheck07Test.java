@@ -1,28 +1,17 @@
 package course.kit;
 
+import static course.kit.SelfCheckAssert.right;
+import static course.kit.SelfCheckAssert.wrong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.SelfCheck.Choice;
-import course.kit.SelfCheck.Result;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Notebook 07's self-check: its answers file loads, right answers are told right, wrong ones get their hint. */
 class SelfCheck07Test {
-    private static void right(String id, Object answer) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && r.correct(), id + " " + answer + ": " + r);
-    }
-
-    private static void wrong(String id, Object answer, String section) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && !r.correct(), id + " " + answer + ": " + r);
-        assertTrue(r.line().startsWith("not yet: reread § " + section), r.line());
-    }
-
     @Test
     void theFileLoadsWithFiveQuestions() {
         assertEquals(List.of("07.1", "07.2", "07.3", "07.4", "07.5"), SelfCheck.questions("07"));

@@ -1,11 +1,11 @@
 package course.kit;
 
+import static course.kit.SelfCheckAssert.right;
+import static course.kit.SelfCheckAssert.wrong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.SelfCheck.Choice;
-import course.kit.SelfCheck.Result;
 import course.kit.experiments.HttpService;
 import java.time.Duration;
 import java.util.List;
@@ -18,17 +18,6 @@ import org.junit.jupiter.api.Test;
  */
 class SelfCheck08Test {
     private static final Duration T = Duration.ofMillis(250);
-
-    private static void right(String id, Object answer) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && r.correct(), id + " " + answer + ": " + r);
-    }
-
-    private static void wrong(String id, Object answer, String section) {
-        Result r = SelfCheck.check(id, answer);
-        assertTrue(r.answered() && !r.correct(), id + " " + answer + ": " + r);
-        assertTrue(r.line().startsWith("not yet: reread § " + section), r.line());
-    }
 
     @Test
     void theFileLoadsWithFiveQuestions() {
