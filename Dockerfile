@@ -59,8 +59,9 @@ RUN mamba install --yes --prefix "${CONDA_DIR}" --file /tmp/environment.yml && \
 # they need, then the sources. An edit to a notebook or a source file reuses the filled repository.
 WORKDIR /opt/vthreads-course
 
-# 1. The poms: the parent, the kit, kernel and grader, and each exercise (one line per module).
+# 1. The poms: the parent, the base, kit, kernel and grader, and each exercise (one line per module).
 COPY --chown=${NB_UID}:${NB_GID} pom.xml ./
+COPY --chown=${NB_UID}:${NB_GID} base/pom.xml base/
 COPY --chown=${NB_UID}:${NB_GID} kit/pom.xml kit/
 COPY --chown=${NB_UID}:${NB_GID} kernel/pom.xml kernel/
 COPY --chown=${NB_UID}:${NB_GID} grader/pom.xml grader/
@@ -84,7 +85,7 @@ COPY --chown=${NB_UID}:${NB_GID} exercises/08-deadline/pom.xml exercises/08-dead
 RUN mvn -B -q -DskipTests install && \
     mvn -B -q dependency:get '-Dartifact=org.apache.maven.surefire:surefire-junit-platform:${surefire.version}' && \
     mvn -B -q dependency:get '-Dartifact=org.junit.platform:junit-platform-launcher:${junit.platform.version}' && \
-    rm -rf target kit/target kernel/target grader/target exercises/target exercises/*/target && \
+    rm -rf target base/target kit/target kernel/target grader/target exercises/target exercises/*/target && \
     rm -rf "/home/${NB_USER}/.m2" && \
     fix-permissions /opt/m2
 

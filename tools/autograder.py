@@ -2,7 +2,7 @@
 
 The zip holds ``setup.sh`` and ``run_autograder`` (from ``deploy/gradescope/``), ``autograder.conf`` (the
 exercises, the profile and the leaderboard setting chosen here), and the sources Maven needs to build the
-grader on Gradescope: the parent pom, ``kit/``, ``grader/``, ``exercises/`` (stubs and the course's tests),
+grader on Gradescope: the parent pom, ``base/``, ``grader/``, ``exercises/`` (stubs and the course's tests),
 ``trainer/`` (the hidden tests) and the module poms the reactor lists. Solutions, notebooks and build
 outputs stay out.
 """
@@ -34,7 +34,7 @@ def package_files(root: Path) -> list[Path]:
     files = [root / "pom.xml", root / "course"]
     modules = re.findall(r"<module>([^<]+)</module>", (root / "pom.xml").read_text())
     files += [root / m / "pom.xml" for m in modules]                  # the reactor reads every module's pom
-    for module in ("kit", "grader"):
+    for module in ("base", "grader"):                                 # the grader needs the base alone
         files += _tree(root / module / "src" / "main")
     files += _tree(root / "exercises")
     files += _tree(root / "trainer")

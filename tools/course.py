@@ -141,7 +141,7 @@ def source_fingerprint() -> str:
     """A hash of the contents of every file the Maven build reads, so that an unchanged tree skips the build."""
     h = hashlib.sha256()
     files = [ROOT / "pom.xml", *sorted((ROOT / "src" / "build").glob("*"))]
-    for module in ["kit", "kernel", "grader"]:
+    for module in ["base", "kit", "kernel", "grader"]:
         base = ROOT / module
         if base.exists():
             files += [p for p in base.rglob("*") if p.is_file() and "target" not in p.relative_to(ROOT).parts]

@@ -45,7 +45,7 @@ export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
 "$JAVA_HOME/bin/java" -version 2>&1 | head -n 1
 echo "$JAVA_HOME" > "$SRC/.java_home"
 
-# The grader and the course kit it needs; grader/target/lib receives every run-time jar.
+# The grader and the course's base it needs; grader/target/lib receives every run-time jar.
 cd "$SRC"
 # shellcheck disable=SC2086
 mvn -B -q ${COURSE_MAVEN_ARGS:-} -DskipTests -pl grader -am package

@@ -1,5 +1,7 @@
 package course.e2e;
 
+import course.base.FileTrees;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,7 +125,7 @@ class NotebookUiIT {
                 throw e;
             } finally {
                 driver.quit();
-                deleteTree(profile);
+                FileTrees.delete(profile);
             }
         }
     }
@@ -293,13 +295,5 @@ class NotebookUiIT {
 
     private static String sha256(Path p) throws IOException, NoSuchAlgorithmException {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

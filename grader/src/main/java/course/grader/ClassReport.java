@@ -1,9 +1,9 @@
 package course.grader;
 
-import course.kit.Charts;
+import course.base.FileTrees;
+import course.base.ReportTable;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,11 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.knowm.xchart.CategoryChart;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
 
 /**
  * {@code ./course grade --class DIR}: grades every learner's folder in {@code DIR} on its own, with the same
@@ -223,7 +218,7 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             return new GradeReport(
                     Grader.Source.SUBMISSION, grader.profile(), results, Duration.ofNanos(System.nanoTime() - t0));
         } finally {
-            deleteTree(work);
+            FileTrees.deleteQuietly(work);
         }
     }
 
@@ -243,30 +238,21 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
     }
 
     /** One row per learner: name, score, max, seconds, problems, then the points of every test. */
-    public Table toTable() {
-        StringColumn name = StringColumn.create("learner");
-        IntColumn score = IntColumn.create("score");
-        IntColumn max = IntColumn.create("max_score");
-        DoubleColumn seconds = DoubleColumn.create("seconds");
-        StringColumn problems = StringColumn.create("problems");
-        List<IntColumn> perTest = new ArrayList<>();
+    public ReportTable toTable() {
+        List<String> columns = new ArrayList<>(List.of("learner", "score", "max_score", "seconds", "problems"));
         for (TestKey k : tests) {
-            perTest.add(IntColumn.create(
-                    k.label() + (TestResult.VISIBLE.equals(k.visibility()) ? "" : " [" + k.visibility() + "]")));
+            columns.add(k.label() + (TestResult.VISIBLE.equals(k.visibility()) ? "" : " [" + k.visibility() + "]"));
         }
+        List<List<Object>> rows = new ArrayList<>();
         for (Learner l : learners) {
-            name.append(l.name());
-            score.append(l.score());
-            max.append(maxScore());
-            seconds.append(Math.round(l.elapsed().toMillis() / 100.0) / 10.0);
-            problems.append(l.problems());
-            for (int i = 0; i < tests.size(); i++) {
-                perTest.get(i).append(l.points(tests.get(i)));
+            List<Object> row = new ArrayList<>(List.of(
+                    l.name(), l.score(), maxScore(), Math.round(l.elapsed().toMillis() / 100.0) / 10.0, l.problems()));
+            for (TestKey k : tests) {
+                row.add(l.points(k));
             }
+            rows.add(row);
         }
-        Table t = Table.create("class", name, score, max, seconds, problems);
-        perTest.forEach(t::addColumns);
-        return t;
+        return new ReportTable("class", columns, rows);
     }
 
     /** Pass rate and most common failure of one test across the class. */
@@ -326,8 +312,8 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
         return sorted;
     }
 
-    /** The score histogram: learners per tenth of the maximum. */
-    CategoryChart histogram() {
+    /** The score histogram: learners per tenth of the maximum, as bins labelled "0–9" … "90–100". */
+    Map<String, Integer> histogram() {
         Map<String, Integer> bins = new LinkedHashMap<>();
         for (int b = 0; b < 10; b++) {
             bins.put(b == 9 ? "90–100" : (b * 10) + "–" + (b * 10 + 9), 0);
@@ -338,16 +324,7 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
             int bin = Math.min(9, (int) Math.floor(10.0 * l.score() / max));
             bins.merge(labels.get(bin), 1, Integer::sum);
         }
-        CategoryChart c = Charts.bars(
-                "Scores of " + learners.size() + " learners (of " + maxScore() + " points)", "learners", bins);
-        c.getStyler().setYAxisDecimalPattern("#");
-        c.setXAxisTitle("score, % of the maximum");
-        c.getStyler().setXAxisTitleVisible(true);
-        c.getStyler().setXAxisLabelRotation(0);
-        c.getStyler().setXAxisTickMarkSpacingHint(30); // every bin's label, not every other one
-        c.getStyler()
-                .setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(java.awt.Font.PLAIN, 11f));
-        return c;
+        return bins;
     }
 
     /**
@@ -357,8 +334,13 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
      */
     public Path write(Path dir) throws IOException {
         Files.createDirectories(dir);
-        toTable().write().csv(dir.resolve("class-report.csv").toFile());
-        Files.write(dir.resolve("scores.png"), Charts.png(histogram()));
+        Files.writeString(dir.resolve("class-report.csv"), toTable().csv());
+        Files.write(
+                dir.resolve("scores.png"),
+                Histogram.png(
+                        "Scores of " + learners.size() + " learners (of " + maxScore() + " points)",
+                        "score, % of the maximum",
+                        histogram()));
         Path index = dir.resolve("index.html");
         Files.writeString(index, html());
         return index;
@@ -498,30 +480,6 @@ public record ClassReport(List<Learner> learners, List<TestKey> tests, Duration 
     }
 
     static String esc(String s) {
-        StringBuilder sb = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '<' -> sb.append("&lt;");
-                case '>' -> sb.append("&gt;");
-                case '&' -> sb.append("&amp;");
-                case '"' -> sb.append("&quot;");
-                default -> sb.append(c);
-            }
-        }
-        return sb.toString();
-    }
-
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException ignored) {
-            // a temporary folder left behind is harmless
-        }
+        return ReportTable.escape(s);
     }
 }

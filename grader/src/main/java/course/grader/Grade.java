@@ -1,7 +1,8 @@
 package course.grader;
 
+import course.base.CourseRoot;
+import course.base.ReportTable;
 import java.util.List;
-import tech.tablesaw.api.Table;
 
 /**
  * Grading from a notebook's "Your turn" cell: {@code Grade.exercise("01-thread-cost")} grades the learner's
@@ -26,7 +27,7 @@ public final class Grade {
      * @return one row per test: exercise, test, points, max, result, message
      * @throws IllegalArgumentException if {@code name} is not an exercise of the course
      */
-    public static Table exercise(String name) {
+    public static ReportTable exercise(String name) {
         GradeReport report = report(name);
         System.out.println(
                 report.summaryLine() + " · graded with the course's own tests (edits to test files do not count)");

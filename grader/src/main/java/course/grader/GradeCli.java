@@ -1,5 +1,6 @@
 package course.grader;
 
+import course.base.CourseRoot;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,18 +2,17 @@ package course.grader;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import course.base.ReportTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
 
 /**
  * The grade of one run of the grader, with its three renderings: the terminal report
@@ -291,24 +290,20 @@ public record GradeReport(
     }
 
     /** One row per test: exercise, test, points, max, result and message; named by {@link #summaryLine()}. */
-    public Table toTable() {
-        StringColumn exercise = StringColumn.create("Exercise");
-        StringColumn test = StringColumn.create("Test");
-        IntColumn points = IntColumn.create("Points");
-        IntColumn max = IntColumn.create("Max");
-        StringColumn result = StringColumn.create("Result");
-        StringColumn message = StringColumn.create("Message");
+    public ReportTable toTable() {
+        List<List<Object>> rows = new ArrayList<>();
         for (ExerciseResult e : exercises) {
             String problem = e.problems().isEmpty() ? null : String.join("\n", e.problems());
             for (TestResult t : e.tests()) {
-                exercise.append(t.exercise());
-                test.append(t.name());
-                points.append(t.score());
-                max.append(t.maxScore());
-                result.append(t.passed() ? "PASS" : "FAIL");
-                message.append(problem != null ? problem : t.message());
+                rows.add(Arrays.asList(
+                        t.exercise(),
+                        t.name(),
+                        t.score(),
+                        t.maxScore(),
+                        t.passed() ? "PASS" : "FAIL",
+                        problem != null ? problem : t.message()));
             }
         }
-        return Table.create(summaryLine(), exercise, test, points, max, result, message);
+        return new ReportTable(summaryLine(), List.of("Exercise", "Test", "Points", "Max", "Result", "Message"), rows);
     }
 }

@@ -1,12 +1,11 @@
 package course.grader;
 
+import course.base.CourseRoot;
+import course.base.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -218,7 +217,7 @@ public final class Grader {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("grading " + exercise + " was interrupted", e);
         } finally {
-            deleteQuietly(work);
+            FileTrees.deleteQuietly(work);
         }
     }
 
@@ -233,7 +232,7 @@ public final class Grader {
         List<String> notes = tamperNotes(exercise, pristine, testSources, learnerTests);
         Path hidden = root.resolve(TRAINER_FOLDER).resolve(exercise).resolve("src/test/java");
         if (profile == Profile.TRAINER && Files.isDirectory(hidden)) {
-            copyTree(hidden, testSources);
+            FileTrees.copy(hidden, testSources);
         }
         GradeJob job = new GradeJob(exercise, mainSources, work, testClassNames(testSources), notes, started);
         Files.createDirectories(job.mainOut());
@@ -491,42 +490,5 @@ public final class Grader {
         return abs.startsWith(testSources)
                 ? "course test " + testSources.relativize(abs).toString().replace('\\', '/')
                 : abs.toString();
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.createDirectories(target.getParent());
-                    Files.copy(p, target);
-                }
-            }
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.deleteIfExists(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException ignored) {
-            // a temporary folder left behind is harmless
-        }
     }
 }

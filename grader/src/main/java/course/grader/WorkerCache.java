@@ -1,5 +1,7 @@
 package course.grader;
 
+import course.base.CourseRoot;
+import course.base.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -228,7 +230,7 @@ final class WorkerCache {
                     p.destroyForcibly();
                 }
                 if (locked) {
-                    deleteQuietly(lock);
+                    FileTrees.deleteQuietly(lock);
                 }
                 return new Training(file, null, null, null, null);
             }
@@ -284,9 +286,9 @@ final class WorkerCache {
             } catch (IOException | RuntimeException e) {
                 // no cache: the test JVMs run without one
             }
-            deleteQuietly(partial);
-            deleteQuietly(results);
-            deleteQuietly(lock);
+            FileTrees.deleteQuietly(partial);
+            FileTrees.deleteQuietly(results);
+            FileTrees.deleteQuietly(lock);
         }
 
         /** Deletes all but the {@code kept} caches used last (older builds' jars); a JVM that maps one keeps it. */
@@ -304,18 +306,7 @@ final class WorkerCache {
                                 .reversed())
                         .toList();
             }
-            caches.stream().skip(kept).forEach(Training::deleteQuietly);
-        }
-
-        private static void deleteQuietly(Path p) {
-            if (p == null) {
-                return;
-            }
-            try {
-                Files.deleteIfExists(p);
-            } catch (IOException ignored) {
-                // a leftover temporary file
-            }
+            caches.stream().skip(kept).forEach(FileTrees::deleteQuietly);
         }
     }
 }

@@ -1,5 +1,7 @@
 package course.grader;
 
+import course.base.CourseRoot;
+import course.base.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -84,20 +86,6 @@ final class Courses {
     }
 
     static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            s.forEach(p -> {
-                try {
-                    Path t = to.resolve(from.relativize(p).toString());
-                    if (Files.isDirectory(p)) {
-                        Files.createDirectories(t);
-                    } else {
-                        Files.createDirectories(t.getParent());
-                        Files.copy(p, t);
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
+        FileTrees.copy(from, to);
     }
 }

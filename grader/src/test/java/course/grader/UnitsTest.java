@@ -4,13 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.MultipleFailuresError;
 
@@ -54,17 +51,5 @@ class UnitsTest {
     void jupitersTimeoutIsRecognised() {
         assertTrue(Failures.isTimeout(new TimeoutException("serve() timed out after 5 seconds")));
         assertFalse(Failures.isTimeout(new TimeoutException("barrier")));
-    }
-
-    @Test
-    void theCourseFolderIsFoundFromASubfolder(@TempDir Path dir) throws Exception {
-        Files.createDirectories(dir.resolve("exercises"));
-        Files.createDirectories(dir.resolve("notebooks/deep"));
-        Files.writeString(dir.resolve("course"), "");
-        assertEquals(
-                dir.toRealPath(),
-                CourseRoot.search(dir.resolve("notebooks/deep")).orElseThrow().toRealPath());
-        assertTrue(CourseRoot.search(dir.getRoot()).isEmpty()
-                || !CourseRoot.search(dir.getRoot()).get().equals(dir));
     }
 }

@@ -1,5 +1,6 @@
 package course.kernel;
 
+import course.base.CourseRoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,8 +35,8 @@ import org.rapaio.jupyter.kernel.core.magic.SnippetMagicHandler;
  * it names, and JShell accepts a forward reference anyway, so the order is a courtesy, not a rule.
  *
  * <p>The exercises are found in {@code $COURSE_EXERCISES_DIR} if set, else in {@code exercises/} of the course
- * folder ({@code $COURSE_HOME}, set by the kernelspec, or the nearest folder above the notebook that holds
- * {@code exercises/} and the {@code course} script).
+ * folder, found as the grader finds it ({@link CourseRoot}: the nearest course folder above the notebook, then
+ * {@code course.home}, then {@code $COURSE_HOME}, which the kernelspec sets).
  */
 final class ExerciseMagic extends MagicHandler {
     private static final Logger LOG = Logger.getLogger(ExerciseMagic.class.getSimpleName());
@@ -201,17 +202,13 @@ final class ExerciseMagic extends MagicHandler {
         return out;
     }
 
-    /** Where the exercise folders are. */
+    /** Where the exercise folders are: {@code $COURSE_EXERCISES_DIR}, else the course folder's (see {@link CourseRoot}). */
     static Path exercisesDir() {
         String override = System.getenv("COURSE_EXERCISES_DIR");
         if (override != null && !override.isBlank()) return Path.of(override).toAbsolutePath();
-        String home = System.getenv("COURSE_HOME");
-        if (home != null && Files.isDirectory(Path.of(home, "exercises"))) return Path.of(home, "exercises");
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("exercises")) && Files.isRegularFile(p.resolve("course"))) {
-                return p.resolve("exercises");
-            }
-        }
-        return Path.of("exercises").toAbsolutePath();
+        Path here = Path.of("").toAbsolutePath();
+        return CourseRoot.locate(here, System.getProperty(CourseRoot.PROPERTY), System.getenv(CourseRoot.VARIABLE))
+                .map(root -> root.resolve("exercises"))
+                .orElse(here.resolve("exercises"));
     }
 }

@@ -21,7 +21,7 @@ import java.util.logging.Logger;
  * implementation ({@code jdk.jshell.SourceCodeAnalysisImpl}, JDK 25) takes the list from a private static field,
  * {@code availableSourcesOverride}, when it is set (the JDK's own tests set it), once per JShell, at its first
  * documentation request. {@link #install} sets it to what JShell would find itself (the module folders of
- * {@code src.zip}) plus {@code $COURSE_HOME/kit/src/main/java} and {@code $COURSE_HOME/grader/src/main/java}.
+ * {@code src.zip}) plus {@code $COURSE_HOME/base/src/main/java}, {@code kit/src/main/java} and {@code grader/src/main/java}.
  * The field's package is opened to this module through the {@code -javaagent}'s {@code Instrumentation} (no JVM
  * flag). Where any of this fails (another JDK, no agent) the kernel logs why and JShell keeps its own list: the
  * JDK's Javadoc still shows, the course's does not.
@@ -77,7 +77,7 @@ final class JavadocSources {
     static List<Path> courseSourceRoots(String courseHome) {
         if (courseHome == null || courseHome.isBlank()) return List.of();
         List<Path> roots = new ArrayList<>();
-        for (String module : List.of("kit", "grader")) {
+        for (String module : List.of("base", "kit", "grader")) {
             Path p = Path.of(courseHome, module, "src", "main", "java");
             if (Files.isDirectory(p)) roots.add(p);
         }

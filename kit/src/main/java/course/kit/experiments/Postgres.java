@@ -1,5 +1,6 @@
 package course.kit.experiments;
 
+import course.base.FileTrees;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.io.IOException;
@@ -221,7 +222,7 @@ public final class Postgres {
                     .setServerConfig("max_connections", String.valueOf(EMBEDDED_MAX_CONNECTIONS))
                     .start();
         } catch (IOException | RuntimeException e) {
-            deleteQuietly(data);
+            FileTrees.deleteQuietly(data);
             String why = rootMessage(e);
             if (why.contains("No space left")) throw noDisk(parent, e);
             throw new Unavailable(
@@ -314,7 +315,7 @@ public final class Postgres {
         } catch (IOException | RuntimeException | InterruptedException e) {
             // no pid file (the server is not running) or no way to signal it: the folder goes all the same
         }
-        deleteQuietly(data);
+        FileTrees.deleteQuietly(data);
     }
 
     /**
@@ -390,17 +391,6 @@ public final class Postgres {
                                     + "%s to use an existing server.",
                             port, rootMessage(e), URL_VARIABLE),
                     e);
-        }
-    }
-
-    private static void deleteQuietly(Path folder) {
-        for (int pass = 0; pass < 2 && Files.exists(folder); pass++) { // a second pass for files made meanwhile
-            try (var paths = Files.walk(folder)) {
-                paths.sorted(java.util.Comparator.reverseOrder())
-                        .forEach(p -> p.toFile().delete());
-            } catch (IOException | RuntimeException ignored) {
-                // a file went away while we walked: the next pass sees the rest
-            }
         }
     }
 

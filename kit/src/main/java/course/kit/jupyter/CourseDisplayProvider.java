@@ -1,5 +1,6 @@
 package course.kit.jupyter;
 
+import course.base.ReportTable;
 import course.kit.Charts;
 import course.kit.Lanes;
 import course.kit.Notebook;
@@ -20,7 +21,7 @@ import tech.tablesaw.api.Table;
 
 /**
  * Teaches the course kernel to show the kit's results: an XChart chart and a {@link Lanes} picture as an
- * inline PNG, a Tablesaw table and a run's summary as HTML tables, a progress line as an HTML bar, a
+ * inline PNG, a Tablesaw table, a grade report's table and a run's summary as HTML tables, a progress line as an HTML bar, a
  * prediction's outcome and a self-check's result as HTML with a JSON entry ({@link Prediction#MIME},
  * {@link SelfCheck#MIME}) that {@code ./course progress} reads from the saved notebook. rapaio finds this class
  * through {@code META-INF/services}; it renders both {@code display(x)} and a cell's last value. An object that
@@ -33,6 +34,7 @@ public final class CourseDisplayProvider implements DisplayProvider {
         return List.of(
                 new Renderer<>(Chart.class, "image/png", c -> png(Charts.png(c), c.getTitle())),
                 new Renderer<>(Table.class, "text/html", t -> html(Tables.html(t), t.name())),
+                new Renderer<>(ReportTable.class, "text/html", t -> html(t.html(), t.name())),
                 new Renderer<>(
                         RunResult.class, "text/html", r -> html(Tables.html(Tables.runs(r.name(), r)), r.toString())),
                 new Renderer<>(Progress.View.class, "text/html", v -> html(v.html(), v.toString())),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.base.FileTrees;
 import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -18,7 +19,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -202,7 +202,7 @@ class PostgresTest {
                 Path from = Path.of(e);
                 if (!Files.exists(from)) continue;
                 Path to = cp.resolve((k++) + "-" + from.getFileName());
-                copy(from, to);
+                FileTrees.copy(from, to);
                 entries.add(to.toString());
             }
             try (var all = Files.walk(open)) {
@@ -217,7 +217,7 @@ class PostgresTest {
             Map<String, String> out = childRun(parent, List.of(String.join(File.pathSeparator, entries)));
             assertEquals("nobody", out.get("OSUSER"));
         } finally {
-            deleteTree(open);
+            FileTrees.delete(open);
         }
     }
 
@@ -272,25 +272,5 @@ class PostgresTest {
     private static List<String> classPath() {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         return List.of(cp.split(File.pathSeparator));
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        if (Files.isDirectory(from)) {
-            try (var all = Files.walk(from)) {
-                for (Path p : all.toList()) {
-                    Path t = to.resolve(from.relativize(p).toString());
-                    if (Files.isDirectory(p)) Files.createDirectories(t);
-                    else Files.copy(p, t);
-                }
-            }
-        } else {
-            Files.copy(from, to);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (var all = Files.walk(root)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-        }
     }
 }

@@ -49,7 +49,7 @@ class CourseDisplayProviderTest {
 
     @Test
     void rendersEveryKindTheKitShows() {
-        assertEquals(8, renderers.size());
+        assertEquals(9, renderers.size());
         assertTrue(new CourseDisplayProvider().getDisplayTransformers().isEmpty());
     }
 
@@ -68,6 +68,17 @@ class CourseDisplayProviderTest {
         assertEquals("my chart", d.data().get("text/plain"));
         CategoryChart bars = Charts.bars("bars", "ms", Map.of("a", 1));
         assertPngData(rendererFor(bars).render("image/png", bars));
+    }
+
+    @Test
+    void aGradeReportsTableBecomesHtml() {
+        var t = new course.base.ReportTable(
+                "Total: 3/5 points", List.of("Test", "Points"), List.of(List.of("s1 <one>", 3), List.of("s2", 0)));
+        DisplayData d = rendererFor(t).render(null, t);
+        String html = (String) d.data().get("text/html");
+        assertTrue(html.contains("<caption") && html.contains("Total: 3/5 points"), html);
+        assertTrue(html.contains("<td>s1 &lt;one&gt;</td>"), html);
+        assertEquals("Total: 3/5 points", d.data().get("text/plain"));
     }
 
     @Test

@@ -86,28 +86,6 @@ class PinnedEventsTest {
     }
 
     @Test
-    void recordsAParkUnderANativeFrame() throws Exception {
-        List<PinnedEvents.Pin> pins = PinnedEvents.during(Duration.ZERO, () -> {
-            Thread t = Thread.ofVirtual()
-                    .name("upcall")
-                    .start(() -> NativeSort.sort(new int[] {2, 1}, (x, y) -> {
-                        try {
-                            Thread.sleep(1);
-                        } catch (InterruptedException e) {
-                            throw new IllegalStateException(e);
-                        }
-                        return Integer.compare(x, y);
-                    }));
-            t.join();
-        });
-        List<PinnedEvents.Pin> ours = PinnedEvents.of(pins, n -> n.startsWith("upcall"));
-        assertTrue(ours.size() >= 1, "a sleep inside a qsort comparator is pinned: " + pins);
-        assertTrue(
-                ours.getFirst().reason().toLowerCase().contains("native"),
-                ours.getFirst().reason());
-    }
-
-    @Test
     void replShortNames() {
         assertEquals("Config", PinnedEvents.shortType("REPL.$JShell$12$Config"));
         assertEquals("cell", PinnedEvents.shortType("REPL.$JShell$26"));
