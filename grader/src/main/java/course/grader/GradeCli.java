@@ -149,6 +149,7 @@ public final class GradeCli implements Callable<Integer> {
         int atOnce = jobs != null ? jobs : Grader.defaultJobs();
         Path root = CourseRoot.find();
         Grader grader = new Grader(root, profile);
+        grader.hiddenTestsSkipped().ifPresent(System.out::println);
         if (classDir != null) {
             return gradeClass(grader, root, atOnce);
         }

@@ -1,6 +1,7 @@
 package course.grader;
 
 import course.base.CourseRoot;
+import course.base.Exercises;
 import course.base.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -65,10 +67,15 @@ public final class Grader {
     }
 
     /** The folder, under the course folder, that holds the trainer's hidden tests. */
-    public static final String TRAINER_FOLDER = "trainer";
+    public static final String TRAINER_FOLDER = Exercises.TRAINER;
+
+    /** What the grader says, once, when the trainer's profile meets a course without {@code trainer/}. */
+    static final String NO_TRAINER_FOLDER =
+            "no trainer/ folder in this course: the trainer's hidden tests are skipped, the learner's tests run";
 
     private final Path root;
     private final Profile profile;
+    private final boolean hiddenSkipped;
     private final List<String> only;
 
     /**
@@ -81,7 +88,8 @@ public final class Grader {
     }
 
     /**
-     * Creates a grader for the course in {@code root}.
+     * Creates a grader for the course in {@code root}. The trainer's profile in a course without {@code trainer/}
+     * (a learners' template) grades as the learner's, and {@link #hiddenTestsSkipped()} says so.
      *
      * @param root    the course folder (see {@link CourseRoot#find()})
      * @param profile which tests to run
@@ -92,7 +100,9 @@ public final class Grader {
 
     private Grader(Path root, Profile profile, List<String> only) {
         this.root = root.toAbsolutePath().normalize();
-        this.profile = Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(profile, "profile");
+        this.hiddenSkipped = profile == Profile.TRAINER && !Exercises.hasTrainer(this.root);
+        this.profile = hiddenSkipped ? Profile.LEARNER : profile;
         this.only = List.copyOf(only);
     }
 
@@ -102,7 +112,7 @@ public final class Grader {
      * require. A grade of some tests is not a learner's grade: nothing the course shows is graded so.
      */
     Grader only(Collection<String> methods) {
-        return new Grader(root, profile, List.copyOf(methods));
+        return new Grader(root, hiddenSkipped ? Profile.TRAINER : profile, List.copyOf(methods));
     }
 
     /** The course folder this grader grades in. */
@@ -113,6 +123,14 @@ public final class Grader {
     /** Which tests this grader runs. */
     public Profile profile() {
         return profile;
+    }
+
+    /**
+     * The one line to show when the trainer's profile was asked for in a course without {@code trainer/}: its
+     * hidden tests are skipped; empty otherwise.
+     */
+    public Optional<String> hiddenTestsSkipped() {
+        return hiddenSkipped ? Optional.of(NO_TRAINER_FOLDER) : Optional.empty();
     }
 
     /** The exercises the course grades ({@code NN-name}), in order. */

@@ -4,21 +4,57 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import course.base.Exercises;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The trainer's profile adds the hidden tests of {@code trainer/NN-name}: at least one per exercise, each
  * hidden or visible only after the due date. The solutions pass them, the stubs fail them, and the learner's
- * profile neither runs nor shows them.
+ * profile neither runs nor shows them. A course without {@code trainer/} (a learners' template) grades with the
+ * learner's tests and says so in one line; the tests of the hidden tests themselves need a course that has them.
  */
 class TrainerProfileIT {
     @TempDir
     Path work;
+
+    @BeforeEach
+    void theCourseHasHiddenTests(TestInfo test) {
+        if (!test.getTestMethod().orElseThrow().getName().startsWith("aCourseWithoutTrainer")) {
+            assumeTrue(
+                    Exercises.hasTrainer(Courses.root()),
+                    "this course has no trainer/ folder (a learners' template): no hidden tests to check");
+        }
+    }
+
+    @Test
+    void aCourseWithoutTrainerGradesWithTheLearnersTestsAndSaysSo() throws Exception {
+        Path course = Courses.stubCourse(work); // exercises/ alone: no trainer/
+        Grader grader = new Grader(course, Grader.Profile.TRAINER);
+        assertEquals(Optional.of(Grader.NO_TRAINER_FOLDER), grader.hiddenTestsSkipped());
+        assertEquals(Grader.Profile.LEARNER, grader.profile());
+        String exercise = "03-batch-math"; // the quickest to grade
+        GradeReport r = grader.grade(List.of(exercise), Grader.Source.EXERCISES);
+        var golden = GoldenResultsIT.JSON.readTree(
+                GoldenResultsIT.golden(exercise, "stubs").toFile());
+        assertAll(
+                () -> assertEquals(golden.get("max_score").asInt(), r.maxScore(), "the learner's tests, all of them"),
+                () -> assertTrue(
+                        r.exercises().stream().flatMap(e -> e.tests().stream()).noneMatch(TestResult::hidden),
+                        "no hidden test"),
+                () -> assertFalse(r.provenance().contains("hidden"), r.provenance()));
+        // The same course with a trainer/ folder beside it runs its hidden tests, and says nothing.
+        java.nio.file.Files.createDirectories(course.resolve(Grader.TRAINER_FOLDER));
+        assertEquals(Optional.empty(), new Grader(course, Grader.Profile.TRAINER).hiddenTestsSkipped());
+    }
 
     @Test
     void theSolutionsPassEveryHiddenTest() {
