@@ -1,26 +1,23 @@
 package course.kit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ScaleIT {
-
-    @AfterEach
-    void clearProperty() {
-        System.clearProperty("course.scale");
-    }
 
     @Test
     void parsesBothScalesInAnyCaseAndSpacing() {
@@ -46,52 +43,53 @@ class ScaleIT {
     }
 
     @Test
-    void systemPropertyDecidesTheCurrentScale() {
-        System.setProperty("course.scale", "quick");
-        assertEquals(Scale.QUICK, Scale.current());
-        System.setProperty("course.scale", "full");
-        assertEquals(Scale.FULL, Scale.current());
+    void theCurrentScaleIsCourseScaleReadOnce() {
+        assertEquals(Scale.parse(System.getenv(Scale.ENV)), Scale.current());
+        assertSame(Scale.current(), Scale.current());
     }
 
     @Test
-    void badSystemPropertyIsRefused() {
-        System.setProperty("course.scale", "huge");
-        assertThrows(IllegalArgumentException.class, Scale::current);
+    void theNamesAndTheDefaultAreThePomsCourseScales() throws Exception {
+        var facts = new Properties();
+        try (var in = Scale.class.getResourceAsStream("/course/kit/build.properties")) {
+            facts.load(in);
+        }
+        List<String> names = List.of(facts.getProperty("scales").strip().split("\\s+"));
+        assertEquals(names, Arrays.stream(Scale.values()).map(Scale::toString).toList());
+        assertEquals(Scale.parse(names.get(0)), Scale.parse(null), "the default is the first name");
     }
 
-    @Test
-    void withoutThePropertyTheEnvironmentDecides() {
-        System.clearProperty("course.scale");
-        assertEquals(Scale.parse(System.getenv("COURSE_SCALE")), Scale.current());
-        System.setProperty("course.scale", " ");
-        assertEquals(Scale.parse(System.getenv("COURSE_SCALE")), Scale.current());
-    }
-
-    /** Prints the scale with the property as given, then without it: run by {@link #propertyOverridesEnvironment}. */
+    /** Prints the scale this JVM runs at: run by {@link #aChildJvmRunsAtTheScaleItsEnvironmentNames}. */
     public static void main(String[] args) {
-        StringBuilder out = new StringBuilder(Scale.current().toString());
-        System.clearProperty("course.scale");
-        out.append(' ').append(Scale.current());
-        System.out.println(out);
+        try {
+            System.out.println(Scale.current());
+        } catch (IllegalArgumentException e) {
+            System.out.println(e.getMessage());
+        }
     }
 
-    @Test
-    @Timeout(60)
-    void propertyOverridesEnvironment() throws Exception {
-        // the environment cannot be changed in this JVM: a child JVM gets COURSE_SCALE=quick and -Dcourse.scale=full
+    private static String childScale(String courseScale) throws Exception {
+        // the environment cannot be changed in this JVM: a child JVM gets COURSE_SCALE
         var pb = new ProcessBuilder(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dcourse.scale=full",
                 "-cp",
                 System.getProperty("java.class.path"),
                 ScaleIT.class.getName()));
-        pb.environment().put("COURSE_SCALE", "quick");
+        pb.environment().put(Scale.ENV, courseScale);
         pb.redirectErrorStream(true);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out);
-        assertEquals("full quick", out);
+        return out;
+    }
+
+    @Test
+    @Timeout(60)
+    void aChildJvmRunsAtTheScaleItsEnvironmentNames() throws Exception {
+        assertEquals("quick", childScale(" Quick"));
+        assertEquals("full", childScale(""));
+        assertEquals("COURSE_SCALE must be 'full' or 'quick', not 'huge'", childScale("huge"));
     }
 
     @Test
