@@ -16,6 +16,8 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
+from course_cli import facts
+
 KERNEL = "vthreads-java"
 FAILED_CHECK = "\u2718"  # ✘, printed by course.kit.Check on a failed prediction
 
@@ -59,7 +61,7 @@ def export_html(nb, path: Path) -> None:
 def run(nb_path: Path, out_dir: Path, scale: str, timeout: int, kernel: str = KERNEL) -> list[str]:
     """Runs the notebook; returns the list of failures (empty on success)."""
     nb = nbformat.read(nb_path, as_version=4)
-    os.environ["COURSE_SCALE"] = scale
+    os.environ[facts.SCALE_ENV] = scale  # the kernel this starts runs at this scale (course.kit.Scale reads it)
     client = NotebookClient(nb, kernel_name=kernel, timeout=timeout, startup_timeout=60,
                             resources={"metadata": {"path": str(nb_path.parent)}})
     failures: list[str] = []
@@ -105,7 +107,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("notebook", type=Path)
     p.add_argument("--out", type=Path, default=Path("target/notebooks"))
-    p.add_argument("--scale", choices=["quick", "full"], default=os.environ.get("COURSE_SCALE", "full"))
+    p.add_argument("--scale", choices=facts.scales(), default=facts.scale())
     p.add_argument("--timeout", type=int, help="seconds allowed per cell")
     p.add_argument("--kernel", default=KERNEL)
     a = p.parse_args()
