@@ -60,9 +60,11 @@ class Outcome:
     took: float
 
 
-def schedule(steps: list[Step], width: dict[str, int], run_one: Callable[[Step], Outcome | None]) -> list[Outcome]:
+def schedule(steps: list[Step], width: dict[str, int], run_one: Callable[[Step], Outcome | None],
+             starting: Callable[[list[Step]], None] = lambda batch: None) -> list[Outcome]:
     """Runs ``steps`` in order: consecutive steps of one group side by side, at most ``width[group]`` at a time
-    (in list order), the next step or group once they all ended. A step whose ``needs`` did not pass is left out."""
+    (in list order), the next step or group once they all ended. A step whose ``needs`` did not pass is left out.
+    ``starting`` hears of each step alone or group as it starts."""
     outcomes: dict[str, Outcome] = {}
     i = 0
     while i < len(steps):
@@ -70,6 +72,8 @@ def schedule(steps: list[Step], width: dict[str, int], run_one: Callable[[Step],
         while steps[i].group is not None and j < len(steps) and steps[j].group == steps[i].group:
             j += 1
         batch = [s for s in steps[i:j] if s.needs is None or (s.needs in outcomes and outcomes[s.needs].ok)]
+        if batch:
+            starting(batch)
         with concurrent.futures.ThreadPoolExecutor(max(1, width.get(steps[i].group, 1))) as pool:
             for done in [pool.submit(run_one, s) for s in batch]:
                 out = done.result()
@@ -218,8 +222,11 @@ def cmd_test(args) -> int:
     plan = steps(py, mvn, cores, browser)
     width = {"checks": len([s for s in plan if s.group == "checks"]), "notebooks": 2 if cores >= 2 else 1,
              "audits": 1}
-    for group, names in plan_text(plan):
-        say(f"{', '.join(names)}" + (f": side by side, {width[group]} at a time" if group else "") + " …")
+
+    def starting(batch: list[Step]) -> None:
+        at_once = width.get(batch[0].group, 1) if batch[0].group else 1
+        say(", ".join(s.name for s in batch)
+            + (f": side by side, {at_once} at a time" if at_once > 1 and len(batch) > 1 else "") + " …")
     printing = threading.Lock()
 
     def run_one(step: Step) -> Outcome | None:
@@ -244,14 +251,14 @@ def cmd_test(args) -> int:
                 f" in {took:.0f} s")
         return Outcome(step.name, ok, counts, took)
 
-    outcomes = schedule(plan, width, run_one)
-    if browser is None and (ROOT / "e2e" / "pom.xml").exists():
-        outcomes.append(Outcome("browser test", True, (0, 0, 1), 0.0))
-    passed, failed, skipped = (sum(o.counts[k] for o in outcomes) for k in range(3))
+    outcomes = schedule(plan, width, run_one, starting)
     say("time per step:")
     say(f"  {setup_took:6.0f} s  setup (build, kernelspec)")
     for o in outcomes:
         say(f"  {o.took:6.0f} s  {o.name}")
+    if browser is None and (ROOT / "e2e" / "pom.xml").exists():
+        outcomes.append(Outcome("browser test", True, (0, 0, 1), 0.0))
+    passed, failed, skipped = (sum(o.counts[k] for o in outcomes) for k in range(3))
     say(f"took {time.monotonic() - t_start:.0f} s")
     failures = [o.name for o in outcomes if not o.ok]
     if failures:
