@@ -1,7 +1,6 @@
 """``./course setup``: the build, then the course's Jupyter kernelspec (and its AOT cache)."""
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import kernelspec
 
+from . import facts
 from .build import build, cell_jar_names, kernel_jars
 from .facts import ROOT
 from .host import find_jdk, has_modules, java_major
@@ -93,7 +93,8 @@ def aot_python() -> str | None:
 
 def cmd_setup(args) -> int:
     jdk = find_jdk()
-    say(f"JDK {java_major(jdk)} at {jdk}")
+    feature = java_major(jdk)
+    say(f"JDK {feature} at {jdk}" + (", the release the course runs on" if feature == facts.release() else ""))
     build(jdk, force=getattr(args, "rebuild", False))
     jars = kernel_jars()
     if not jars:
