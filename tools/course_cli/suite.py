@@ -35,8 +35,8 @@ Counts = tuple[int, int, int]  # passed, failed, skipped
 class Step:
     """One step of ``./course test``.
 
-    ``run`` is a command, or commands run one after the other (in the course folder, their output printed as
-    one block when the step ends), or a function that returns its problems (none: the step passed). ``group``:
+    ``run`` is a command, or commands run one after the other (in the course folder; a step of a group prints
+    their output as one block when it ends), or a function that returns its problems (none: the step passed). ``group``:
     steps of one group run side by side. ``counts`` reads the step's test counts once it ended (else 1 passed
     or 1 failed). ``ok_codes`` are the exit codes that pass. ``needs``: the step runs only if that step passed
     (else it is left out). ``reported``: False for a step whose result only later steps read."""
@@ -235,9 +235,11 @@ def cmd_test(args) -> int:
             problems = step.run()
             ok, out = not problems, "".join(f"✘ {step.name}: {p}\n" for p in problems)
         else:
-            runs = [subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True, encoding="utf-8", errors="replace") for cmd in step.commands()]
-            ok, out = all(r.returncode in step.ok_codes for r in runs), "".join(r.stdout for r in runs)
+            live = step.group is None  # a step that runs alone writes as it goes; one of a group, as one block
+            runs = [subprocess.run(cmd, cwd=ROOT, env=env, stdout=None if live else subprocess.PIPE,
+                                   stderr=None if live else subprocess.STDOUT, text=True, encoding="utf-8",
+                                   errors="replace") for cmd in step.commands()]
+            ok, out = all(r.returncode in step.ok_codes for r in runs), "".join(r.stdout or "" for r in runs)
         if not step.reported:
             return None
         counts = step.counts() if step.counts else ((1, 0, 0) if ok else (0, 1, 0))
