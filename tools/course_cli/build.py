@@ -134,3 +134,19 @@ def course_files(root: Path = ROOT) -> tuple[list[str], list[str]]:
         fail(f"the grader's check of {root} failed:\n{r.stdout}{r.stderr}")
     lines = [line.split(" ", 1) for line in r.stdout.splitlines() if " " in line]
     return [v for k, v in lines if k == "exercise"], [v for k, v in lines if k == "differs"]
+
+
+_scales: dict[str | None, str] = {}
+
+
+def course_scale(given: str | None = None) -> str:
+    """The scale to run at: ``given`` (a command's --scale), else COURSE_SCALE, else the default, as the kit's
+    course.kit.Scale checks and names it (one JVM, once per process; this side parses no scale)."""
+    if given not in _scales:
+        cmd, env = java_command("kit", "scale.main", "cli")
+        r = subprocess.run([*cmd, *([given] if given is not None else [])], cwd=ROOT, env=env, capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            fail(r.stderr.strip() or f"course.kit.Scale failed (exit code {r.returncode})")
+        _scales[given] = r.stdout.strip()
+    return _scales[given]

@@ -16,6 +16,7 @@ from .suite import cmd_test
 from .ui import fail, say
 
 TOOLS = ROOT / "tools"
+SCALE_HELP = "full or quick (default: $COURSE_SCALE, else full; the kit's course.kit.Scale checks it)"
 
 
 def cmd_bench(args, rest: list[str]) -> int:
@@ -31,8 +32,8 @@ def cmd_bench(args, rest: list[str]) -> int:
 
 
 def cmd_reproduce(args, rest: list[str]) -> int:
-    return java_main("kit", "reproduce.main", "cli", ["--scale", args.scale, "--out", str(Path(args.out).resolve()),
-                                                      *rest])
+    scale = ["--scale", args.scale] if args.scale is not None else []  # else the JVM reads COURSE_SCALE itself
+    return java_main("kit", "reproduce.main", "cli", [*scale, "--out", str(Path(args.out).resolve()), *rest])
 
 
 def cmd_grade(rest: list[str]) -> int:
@@ -64,10 +65,6 @@ def cmd_autograder(args) -> int:
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "grade":  # the grader parses its own options
         return cmd_grade(argv[1:])
-    try:
-        scale, scales = facts.scale(), facts.scales()
-    except ValueError as e:
-        fail(str(e))
     p = argparse.ArgumentParser(prog="./course", description="The Java virtual threads course.")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("setup", help=f"find JDK {facts.release()}, build the kit, install the 'vthreads-java' "
@@ -80,11 +77,11 @@ def main(argv: list[str]) -> int:
     s.add_argument("--no-exec", dest="exec", action="store_false", help=argparse.SUPPRESS)
     s = sub.add_parser("run", help="execute one notebook headless; writes target/notebooks/NAME.{ipynb,html}")
     s.add_argument("notebook")
-    s.add_argument("--scale", choices=scales, default=scale)
+    s.add_argument("--scale", help=SCALE_HELP)
     s.add_argument("--timeout", type=int, help="seconds per cell (default: 600 quick, 1800 full)")
     sub.add_parser("test", help="the whole test suite: mvn verify, grader, kernel tests, notebooks (quick)")
     s = sub.add_parser("reproduce", help="run every article experiment; writes target/reproduction.{md,csv}")
-    s.add_argument("--scale", choices=scales, default=scale)
+    s.add_argument("--scale", help=SCALE_HELP)
     s.add_argument("--out", default=str(ROOT / "target"), help="folder for reproduction.md and .csv (default: target/)")
     sub.add_parser("grade", help="grade the exercises (./course grade --help for options)")
     s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel),"

@@ -1,4 +1,4 @@
-"""The Java facts, as Maven writes them, and the one reader of ``COURSE_SCALE`` on the Python side.
+"""The Java facts, as Maven writes them.
 
 The parent pom owns the facts (the JDK release, artifact ids, main classes, the JVM flag sets, the scale names)
 and filters ``src/build/build-info.properties`` into ``target/build-info.properties``; everything in ``tools/``
@@ -10,7 +10,6 @@ must find the JDK before it can run Maven. What needs the course's JDK release e
 from __future__ import annotations
 
 import functools
-import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -19,7 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = Path("src") / "build" / "build-info.properties"
 BUILD_INFO = Path("target") / "build-info.properties"
 NEEDS_JDK = Path("kit") / "src" / "main" / "resources" / "course" / "kit" / "needs-jdk.txt"
-SCALE_ENV = "COURSE_SCALE"
 
 
 def parse_properties(text: str) -> dict[str, str]:
@@ -69,28 +67,6 @@ def release(root: Path = ROOT) -> int:
 def jvm_options(kind: str, root: Path = ROOT) -> list[str]:
     """A JVM flag set of the build's: ``kernel``, ``grader``, ``cli`` (./course reproduce) or ``test``."""
     return facts(root)[f"{kind}.jvm.options"].split()
-
-
-def scales(root: Path = ROOT) -> list[str]:
-    """COURSE_SCALE's names, the default first."""
-    return facts(root)["scales"].split()
-
-
-def parse_scale(raw: str | None, root: Path = ROOT) -> str:
-    """A scale's name, checked against Maven's list; None or blank means the default."""
-    names = scales(root)
-    if raw is None or not raw.strip():
-        return names[0]
-    name = raw.strip().lower()
-    if name not in names:
-        raise ValueError(f"{SCALE_ENV} must be " + " or ".join(f"'{n}'" for n in names) + f", not '{raw}'")
-    return name
-
-
-@functools.cache
-def scale() -> str:
-    """The scale this process runs at: COURSE_SCALE, read once. A child process is handed the value."""
-    return parse_scale(os.environ.get(SCALE_ENV))
 
 
 def needs_jdk(root: Path = ROOT) -> list[tuple[str, str]]:

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from . import facts
+from .build import course_scale
 from .facts import ROOT
 from .host import ensure_fonts, find_jdk, java_major, jupyter_python
 from .setup import cmd_setup
@@ -52,7 +53,7 @@ def cmd_run(args) -> int:
     for what, why in facts.needs_jdk() if feature != facts.release() else []:
         if re.search(rf"\bnotebooks? (\d\d(, | and ))*{nb.name[:2]}\b", what):
             say(f"warning: {what} need JDK {facts.release()}, and this is JDK {feature}: {why}")
-    return run_notebook(nb.resolve(), args.scale, args.timeout)
+    return run_notebook(nb.resolve(), course_scale(args.scale), args.timeout)
 
 
 def audit_notebook(path: Path, graded: dict | None) -> list[str]:

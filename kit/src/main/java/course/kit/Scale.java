@@ -12,8 +12,8 @@ import java.util.Objects;
  * <p>The scale comes from the environment variable {@code COURSE_SCALE} ({@code full} or {@code quick},
  * case-insensitive), read once by {@link #current()}; code that is handed a scale takes it as a value. Every
  * experiment picks its parameters through {@link #pick(Object, Object)} so that a prediction computed from the
- * picked values holds at both sizes. The names and the default (the first) are the parent pom's
- * {@code course.scales}, which {@code ./course} reads too.
+ * picked values holds at both sizes. The names and the default (the first) are written here only: {@code ./course}
+ * asks {@link #main} to check a scale's name.
  */
 public enum Scale {
     /** The articles' exact parameters. */
@@ -49,6 +49,20 @@ public enum Scale {
                 + String.join(
                         "' or '", Arrays.stream(values()).map(Scale::toString).toList()) + "', not '" + raw
                 + "'");
+    }
+
+    /**
+     * {@code java -cp … course.kit.Scale [NAME]}: the one check of a scale's name, for {@code ./course}. Prints the
+     * scale NAME names, or without NAME the one COURSE_SCALE names ({@link #current()}); a name that is no scale
+     * is refused on stderr, with exit code 2.
+     */
+    public static void main(String[] args) {
+        try {
+            System.out.println(args.length > 0 ? parse(args[0]) : current());
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+        }
     }
 
     /** {@code full} at the full scale, {@code quick} at the quick one. */

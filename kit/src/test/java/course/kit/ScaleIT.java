@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,48 +46,38 @@ class ScaleIT {
         assertSame(Scale.current(), Scale.current());
     }
 
-    @Test
-    void theNamesAndTheDefaultAreThePomsCourseScales() throws Exception {
-        var facts = new Properties();
-        try (var in = Scale.class.getResourceAsStream("/course/kit/build.properties")) {
-            facts.load(in);
-        }
-        List<String> names = List.of(facts.getProperty("scales").strip().split("\\s+"));
-        assertEquals(names, Arrays.stream(Scale.values()).map(Scale::toString).toList());
-        assertEquals(Scale.parse(names.get(0)), Scale.parse(null), "the default is the first name");
-    }
+    private record Child(int exit, String out, String err) {}
 
-    /** Prints the scale this JVM runs at: run by {@link #aChildJvmRunsAtTheScaleItsEnvironmentNames}. */
-    public static void main(String[] args) {
-        try {
-            System.out.println(Scale.current());
-        } catch (IllegalArgumentException e) {
-            System.out.println(e.getMessage());
-        }
-    }
-
-    private static String childScale(String courseScale) throws Exception {
-        // the environment cannot be changed in this JVM: a child JVM gets COURSE_SCALE
-        var pb = new ProcessBuilder(List.of(
+    /** Scale's main in a child JVM, with COURSE_SCALE set: the environment cannot be changed in this JVM. */
+    private static Child child(String courseScale, String... args) throws Exception {
+        var cmd = new java.util.ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
                 System.getProperty("java.class.path"),
-                ScaleIT.class.getName()));
+                Scale.class.getName()));
+        cmd.addAll(List.of(args));
+        var pb = new ProcessBuilder(cmd);
         pb.environment().put(Scale.ENV, courseScale);
-        pb.redirectErrorStream(true);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
-        return out;
+        return new Child(p.exitValue(), out, err);
     }
 
     @Test
     @Timeout(60)
     void aChildJvmRunsAtTheScaleItsEnvironmentNames() throws Exception {
-        assertEquals("quick", childScale(" Quick"));
-        assertEquals("full", childScale(""));
-        assertEquals("COURSE_SCALE must be 'full' or 'quick', not 'huge'", childScale("huge"));
+        assertEquals(new Child(0, "quick", ""), child(" Quick"));
+        assertEquals(new Child(0, "full", ""), child(""));
+        assertEquals(new Child(2, "", "COURSE_SCALE must be 'full' or 'quick', not 'huge'"), child("huge"));
+    }
+
+    @Test
+    @Timeout(60)
+    void aNameGivenToMainIsCheckedInsteadOfTheEnvironment() throws Exception {
+        assertEquals(new Child(0, "full", ""), child("quick", "FULL"));
+        assertEquals(new Child(2, "", "COURSE_SCALE must be 'full' or 'quick', not 'fast'"), child("quick", "fast"));
     }
 
     @Test
