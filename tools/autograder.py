@@ -13,13 +13,9 @@ import stat
 import zipfile
 from pathlib import Path
 
+from course_cli.build import course_files
+
 SKIP_DIRS = {"target", "__pycache__", ".ipynb_checkpoints", ".git"}
-
-
-def exercises(root: Path) -> list[str]:
-    """The course's exercises: every ``exercises/NN-name/`` folder that has tests."""
-    return sorted(p.name for p in (root / "exercises").iterdir()
-                  if p.is_dir() and re.match(r"^\d\d-", p.name) and (p / "src" / "test" / "java").is_dir())
 
 
 def _tree(base: Path) -> list[Path]:
@@ -31,7 +27,7 @@ def _tree(base: Path) -> list[Path]:
 
 def package_files(root: Path) -> list[Path]:
     """The course files that go into the package, relative to ``root``."""
-    files = [root / "pom.xml", root / "course"]
+    files = [root / "pom.xml", root / "course", *sorted((root / "src" / "build").glob("*"))]  # Maven's facts
     modules = re.findall(r"<module>([^<]+)</module>", (root / "pom.xml").read_text())
     files += [root / m / "pom.xml" for m in modules]                  # the reactor reads every module's pom
     for module in ("base", "grader"):                                 # the grader needs the base alone
@@ -58,26 +54,18 @@ MANIFEST = Path("grader/src/main/resources/course/grader/course-files.sha256")
 
 
 def manifest_mismatches(root: Path) -> list[str]:
-    """Course files that differ from the grader's manifest: a package built with them would refuse to grade."""
-    import hashlib
-    listed = {}
-    for line in (root / MANIFEST).read_text().splitlines():
-        if line.strip():
-            digest, name = line.split(None, 1)
-            listed[name.strip().lstrip("*")] = digest.lower()
-    on_disk = {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
-               for p in (root / "exercises").glob("*/src/*/java/**/*.java")}
-    return sorted(n for n in set(listed) | set(on_disk) if listed.get(n) != on_disk.get(n))
+    """Course files that differ from the grader's manifest: a package built with them would refuse to grade.
+    The grader checks (course.grader.Pristine): the one implementation of the manifest's rules."""
+    return course_files(root)[1]
 
 
 def build(root: Path, out: Path, chosen: list[str], profile: str = "trainer", leaderboard: bool = False) -> Path:
     """Writes the autograder zip to ``out`` and returns it."""
-    bad = manifest_mismatches(root)
+    known, bad = course_files(root)
     if bad:
         raise ValueError("these course files differ from the grader's manifest, so the package would refuse to "
                          "grade: " + ", ".join(bad) + f". Restore them (git checkout -- FILE), or update {MANIFEST} "
                          "as exercises/README.md says.")
-    known = exercises(root)
     unknown = [e for e in chosen if e not in known]
     if unknown:
         raise ValueError(f"no exercise named {', '.join(unknown)}; the exercises are {', '.join(known)}")

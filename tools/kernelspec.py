@@ -1,7 +1,7 @@
 """The one place that knows what the course's Jupyter kernelspec looks like.
 
 ``./course setup`` (and the Docker image, through ``./course setup --prefix``) call :func:`write`.
-Change the kernel's JVM options, main class or environment here and nowhere else.
+Its main class and JVM options are Maven's (the parent pom, through target/build-info.properties).
 """
 from __future__ import annotations
 
@@ -11,62 +11,54 @@ import os
 import shutil
 from pathlib import Path
 
-NAME = "vthreads-java"
-DISPLAY_NAME = "Java 25 (virtual threads course)"
+from course_cli import facts
+from course_cli.host import java_major
 
-# The main class that starts the kernel. rapaio's own MainApp has a start race and an interrupt that wedges
-# the kernel; course.kernel.Launcher wraps rapaio's classes and fixes both (see kernel/README.md).
-MAIN_CLASS = "course.kernel.Launcher"
+NAME = "vthreads-java"
+
+# The kernel's main class (course.kernel.Launcher: rapaio's own MainApp has a start race and an interrupt that
+# wedges the kernel, see kernel/README.md) and its JVM options, where learner code runs: every notebook cell.
+# Maven owns both (the parent pom's course.kernel.main and course.kernel.jvm.options, which explain each
+# option); this file adds the options that name this kernelspec's own files.
 # The course-kernel jar is also a -javaagent: it weaves stop checks into the classes JShell compiles for each
 # cell, so that interrupting a CPU loop (`while (true) {}`) stops it.
 KERNEL_JAR_GLOB = "course-kernel-*.jar"
-
-# Learner code runs inside the kernel's own JVM, so these options apply to every notebook cell.
-JVM_OPTIONS = [
-    # The heap ceiling follows the memory this kernel may use: 75% of the container's limit (the JVM reads
-    # the cgroup limit; 3 GB in a 4 GB JupyterHub pod, as the old fixed -Xmx3g) or of the machine's memory.
-    # 1,000,000 parked virtual threads need about 0.85 GB of live heap (notebook 01).
-    "-XX:MaxRAMPercentage=75",
-    # No fixed young generation: G1 sizes it, and gives it back when the kernel idles. A fixed -Xmn1200m kept
-    # notebook 01's warm million-thread rounds free of collections, but two kernels then held 2.5 GB for good
-    # after notebooks 01 and 05 (tools/tests/test_kernel_memory.py); the million-thread band allows for the
-    # collections (deploy/README.md has the figures).
-    # An idle kernel gives its memory back: after 10 s without a collection G1 runs a concurrent cycle and
-    # returns the free heap to the operating system. Kernels of notebooks left open stay small.
-    "-XX:G1PeriodicGCInterval=10000",
-    "-XX:MaxHeapFreeRatio=30",
-    "-XX:MinHeapFreeRatio=10",
-    "-ea",
-    "--enable-preview",
-    "-XX:+UseG1GC",
-    # JVM messages (a refused AOT cache, say) go to the kernel's stderr, the Jupyter server's log; never stdout.
-    "-Xlog:disable",
-    "-Xlog:all=warning:stderr",
-    "-Djava.awt.headless=true",
-    "-Dcourse.kernel=" + NAME,
-    "-Dfile.encoding=UTF-8",
-    "-Dstdout.encoding=UTF-8",
-    # Tablesaw's classgraph calls sun.misc.Unsafe; JDK 24+ would warn about it on the kernel's stderr.
-    "--sun-misc-unsafe-memory-access=allow",
-    # Notebook 06 calls C's qsort through the Foreign Function & Memory API (the kit's NativeSort); a restricted
-    # method such as Linker.downcallHandle would otherwise warn on the kernel's stderr.
-    "--enable-native-access=ALL-UNNAMED",
-    # The kit's CarrierTrace (notebooks 02, 04, 06: which carrier ran which virtual thread) hands the JVM a scheduler
-    # of its own for the virtual threads it traces, which wraps each mount on the JVM's real carriers. The JDK's
-    # constructor of such a virtual thread (java.lang.ThreadBuilders.newVirtualThread) and its default scheduler are
-    # not public; without this option the trace falls back to each task's first and last carrier, and says so.
-    "--add-opens=java.base/java.lang=ALL-UNNAMED",
-]
 
 # The kernel's ahead-of-time cache (JDK 25, JEP 483/514/515), written into the kernelspec folder by a
 # training run at ./course setup (tools/kernel_aot.py). A stale or foreign cache is refused by the JVM,
 # which then starts without it.
 AOT_CACHE = "kernel.aot"
 
-ENV = {
-    # JShell compiles each snippet: preview features need the compiler flag too, not just the JVM's.
-    "RJK_COMPILER_OPTIONS": "--enable-preview --source 25",
-}
+
+def display_name(root: Path = facts.ROOT) -> str:
+    return f"Java {facts.release(root)} (virtual threads course)"
+
+
+def main_class(root: Path = facts.ROOT) -> str:
+    return facts.facts(root)["kernel.main"]
+
+
+def jvm_options(root: Path = facts.ROOT) -> list[str]:
+    """The JVM options of every kernel: Maven's set, and the property that marks a kernel as the course's."""
+    return facts.jvm_options("kernel", root) + ["-Dcourse.kernel=" + NAME]
+
+
+def env(root: Path = facts.ROOT, jdk_feature: int | None = None) -> dict:
+    """The kernel's environment. JShell compiles each snippet: preview features need the compiler's flags too,
+    not just the JVM's, and only the release that the course runs on has the preview API its notebook uses
+    (07's StructuredTaskScope): on another release (``jdk_feature``) cells compile without preview features
+    and ./course and notebook 00 name what needs the course's release."""
+    release = facts.release(root)
+    on_release = jdk_feature is None or jdk_feature == release
+    return {"RJK_COMPILER_OPTIONS": f"--enable-preview --source {release}" if on_release else ""}
+
+
+def __getattr__(name: str):
+    """The course's own facts as module constants (DISPLAY_NAME, MAIN_CLASS, JVM_OPTIONS, ENV)."""
+    values = {"DISPLAY_NAME": display_name, "MAIN_CLASS": main_class, "JVM_OPTIONS": jvm_options, "ENV": env}
+    if name in values:
+        return values[name]()
+    raise AttributeError(name)
 
 
 def java_agent_options(lib: Path, jar_names: list[str]) -> list[str]:
@@ -82,7 +74,7 @@ CELL_CLASSPATH_PROPERTY = "course.kernel.cellClasspath"
 
 
 def argv(java: Path, lib: Path, jar_names: list[str], aot_cache: Path | None = None,
-         cell_jar_names: list[str] = ()) -> list[str]:
+         cell_jar_names: list[str] = (), root: Path = facts.ROOT) -> list[str]:
     """The kernel's command line: an absolute java, JVM options, the classpath and the main class.
 
     The classpath lists every jar in the order given (Maven's, kernel/target/runtime.classpath), not ``lib/*``:
@@ -96,20 +88,21 @@ def argv(java: Path, lib: Path, jar_names: list[str], aot_cache: Path | None = N
         raise ValueError(f"cell class path names jars the kernel does not have: {missing}")
     cells = ([f"-D{CELL_CLASSPATH_PROPERTY}=" + os.pathsep.join(str(lib / n) for n in cell_jar_names)]
              if cell_jar_names else [])
-    return ([str(java)] + aot + JVM_OPTIONS + cells + java_agent_options(lib, jar_names)
-            + ["-cp", classpath, MAIN_CLASS, "{connection_file}"])
+    return ([str(java)] + aot + jvm_options(root) + cells + java_agent_options(lib, jar_names)
+            + ["-cp", classpath, main_class(root), "{connection_file}"])
 
 
 def kernel_json(java: Path, lib: Path, jar_names: list[str], course_home: Path,
                 aot_cache: Path | None = None, cell_jar_names: list[str] = ()) -> dict:
-    env = dict(ENV)
-    env["COURSE_HOME"] = str(course_home)
+    """The kernelspec of the course at ``course_home`` (whose Maven facts it reads), for the JDK of ``java``."""
+    kernel_env = env(course_home, java_major(java.parent.parent))
+    kernel_env["COURSE_HOME"] = str(course_home)
     return {
-        "argv": argv(java, lib, jar_names, aot_cache, cell_jar_names),
-        "display_name": DISPLAY_NAME,
+        "argv": argv(java, lib, jar_names, aot_cache, cell_jar_names, course_home),
+        "display_name": display_name(course_home),
         "language": "java",
         "interrupt_mode": "message",
-        "env": env,
+        "env": kernel_env,
         "metadata": {"debugger": False},
     }
 
@@ -162,7 +155,7 @@ def is_course_kernelspec(spec_dir: Path) -> bool:
         spec = json.loads((spec_dir / "kernel.json").read_text())
     except (OSError, ValueError):
         return False
-    return MAIN_CLASS in spec.get("argv", []) or "-Dcourse.kernel=" + NAME in spec.get("argv", [])
+    return main_class() in spec.get("argv", []) or "-Dcourse.kernel=" + NAME in spec.get("argv", [])
 
 
 def has_jars(spec_dir: Path, jars: list[Path]) -> bool:

@@ -56,10 +56,11 @@ def export_html(nb, path: Path) -> None:
     path.write_text(body, encoding="utf-8")
 
 
-def run(nb_path: Path, out_dir: Path, scale: str, timeout: int, kernel: str = KERNEL) -> list[str]:
-    """Runs the notebook; returns the list of failures (empty on success)."""
+def run(nb_path: Path, out_dir: Path, scale: str | None, timeout: int, kernel: str = KERNEL) -> list[str]:
+    """Runs the notebook (at ``scale``, else at COURSE_SCALE's); returns the list of failures (empty on success)."""
     nb = nbformat.read(nb_path, as_version=4)
-    os.environ["COURSE_SCALE"] = scale
+    if scale is not None:
+        os.environ["COURSE_SCALE"] = scale  # handed to the kernel, whose course.kit.Scale reads and checks it
     client = NotebookClient(nb, kernel_name=kernel, timeout=timeout, startup_timeout=60,
                             resources={"metadata": {"path": str(nb_path.parent)}})
     failures: list[str] = []
@@ -105,7 +106,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("notebook", type=Path)
     p.add_argument("--out", type=Path, default=Path("target/notebooks"))
-    p.add_argument("--scale", choices=["quick", "full"], default=os.environ.get("COURSE_SCALE", "full"))
+    p.add_argument("--scale", help="the course scale the kernel runs at (default: the kernel's COURSE_SCALE)")
     p.add_argument("--timeout", type=int, help="seconds allowed per cell")
     p.add_argument("--kernel", default=KERNEL)
     a = p.parse_args()

@@ -117,6 +117,41 @@ final class Pristine {
         return java.util.Collections.unmodifiableMap(m);
     }
 
+    /**
+     * {@code java -cp … course.grader.Pristine ROOT}: the one check of a course folder against the manifest, for
+     * {@code ./course} (tools/autograder.py, {@code ./course bench mutation}). Prints one line
+     * {@code exercise NN-name} per exercise the grader knows, then one line {@code differs PATH} per course file
+     * under ROOT's {@code exercises/} that differs from the manifest, is missing, or is not in it.
+     */
+    public static void main(String[] args) throws IOException {
+        Path root = Path.of(args.length > 0 ? args[0] : ".");
+        var out = new StringBuilder();
+        exercises().forEach(e -> out.append("exercise ").append(e).append('\n'));
+        differing(root).forEach(p -> out.append("differs ").append(p).append('\n'));
+        System.out.print(out);
+    }
+
+    /** The files of the manifest, and the {@code exercises/NN-name/src/KIND/java} files under {@code root}, that differ. */
+    static List<String> differing(Path root) throws IOException {
+        Map<String, String> onDisk = new TreeMap<>();
+        Path exercises = root.resolve("exercises");
+        if (Files.isDirectory(exercises)) {
+            try (var files = Files.walk(exercises)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    String rel = root.relativize(f).toString().replace('\\', '/');
+                    if (rel.matches("exercises/[^/]+/src/[^/]+/java/.+\\.java") && Files.isRegularFile(f)) {
+                        onDisk.put(rel, sha256(Files.readAllBytes(f)));
+                    }
+                }
+            }
+        }
+        TreeSet<String> names = new TreeSet<>(manifest().keySet());
+        names.addAll(onDisk.keySet());
+        return names.stream()
+                .filter(n -> !java.util.Objects.equals(manifest().get(n), onDisk.get(n)))
+                .toList();
+    }
+
     /** The names of the exercises ({@code NN-name}) that have tests in the manifest, sorted. */
     static List<String> exercises() {
         TreeSet<String> names = new TreeSet<>();

@@ -1,6 +1,7 @@
 package course.kit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,18 +10,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ScaleIT {
-
-    @AfterEach
-    void clearProperty() {
-        System.clearProperty("course.scale");
-    }
 
     @Test
     void parsesBothScalesInAnyCaseAndSpacing() {
@@ -46,52 +41,43 @@ class ScaleIT {
     }
 
     @Test
-    void systemPropertyDecidesTheCurrentScale() {
-        System.setProperty("course.scale", "quick");
-        assertEquals(Scale.QUICK, Scale.current());
-        System.setProperty("course.scale", "full");
-        assertEquals(Scale.FULL, Scale.current());
+    void theCurrentScaleIsCourseScaleReadOnce() {
+        assertEquals(Scale.parse(System.getenv(Scale.ENV)), Scale.current());
+        assertSame(Scale.current(), Scale.current());
     }
 
-    @Test
-    void badSystemPropertyIsRefused() {
-        System.setProperty("course.scale", "huge");
-        assertThrows(IllegalArgumentException.class, Scale::current);
-    }
+    private record Child(int exit, String out, String err) {}
 
-    @Test
-    void withoutThePropertyTheEnvironmentDecides() {
-        System.clearProperty("course.scale");
-        assertEquals(Scale.parse(System.getenv("COURSE_SCALE")), Scale.current());
-        System.setProperty("course.scale", " ");
-        assertEquals(Scale.parse(System.getenv("COURSE_SCALE")), Scale.current());
-    }
-
-    /** Prints the scale with the property as given, then without it: run by {@link #propertyOverridesEnvironment}. */
-    public static void main(String[] args) {
-        StringBuilder out = new StringBuilder(Scale.current().toString());
-        System.clearProperty("course.scale");
-        out.append(' ').append(Scale.current());
-        System.out.println(out);
+    /** Scale's main in a child JVM, with COURSE_SCALE set: the environment cannot be changed in this JVM. */
+    private static Child child(String courseScale, String... args) throws Exception {
+        var cmd = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Scale.class.getName()));
+        cmd.addAll(List.of(args));
+        var pb = new ProcessBuilder(cmd);
+        pb.environment().put(Scale.ENV, courseScale);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        return new Child(p.exitValue(), out, err);
     }
 
     @Test
     @Timeout(60)
-    void propertyOverridesEnvironment() throws Exception {
-        // the environment cannot be changed in this JVM: a child JVM gets COURSE_SCALE=quick and -Dcourse.scale=full
-        var pb = new ProcessBuilder(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dcourse.scale=full",
-                "-cp",
-                System.getProperty("java.class.path"),
-                ScaleIT.class.getName()));
-        pb.environment().put("COURSE_SCALE", "quick");
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
-        assertEquals("full quick", out);
+    void aChildJvmRunsAtTheScaleItsEnvironmentNames() throws Exception {
+        assertEquals(new Child(0, "quick", ""), child(" Quick"));
+        assertEquals(new Child(0, "full", ""), child(""));
+        assertEquals(new Child(2, "", "COURSE_SCALE must be 'full' or 'quick', not 'huge'"), child("huge"));
+    }
+
+    @Test
+    @Timeout(60)
+    void aNameGivenToMainIsCheckedInsteadOfTheEnvironment() throws Exception {
+        assertEquals(new Child(0, "full", ""), child("quick", "FULL"));
+        assertEquals(new Child(2, "", "COURSE_SCALE must be 'full' or 'quick', not 'fast'"), child("quick", "fast"));
     }
 
     @Test

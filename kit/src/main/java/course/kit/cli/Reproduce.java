@@ -35,8 +35,19 @@ import tech.tablesaw.io.csv.CsvWriteOptions;
         mixinStandardHelpOptions = true,
         description = "Rerun every article experiment; write reproduction.md and reproduction.csv.")
 public final class Reproduce implements Callable<Integer> {
-    @Option(names = "--scale", description = "full (the articles' parameters) or quick", defaultValue = "full")
-    String scale;
+    @Option(
+            names = "--scale",
+            description = "full (the articles' parameters) or quick (default: COURSE_SCALE, else full)",
+            converter = ScaleConverter.class)
+    Scale scale;
+
+    /** {@code --scale} through {@link Scale#parse}, the one parser of a scale's name. */
+    static final class ScaleConverter implements CommandLine.ITypeConverter<Scale> {
+        @Override
+        public Scale convert(String value) {
+            return Scale.parse(value);
+        }
+    }
 
     @Option(names = "--out", description = "folder for reproduction.md and reproduction.csv", defaultValue = "target")
     Path out;
@@ -48,8 +59,7 @@ public final class Reproduce implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Scale s = Scale.parse(scale);
-        System.setProperty("course.scale", s.toString());
+        Scale s = scale != null ? scale : Scale.current();
         record Part(String notebook, Source source) {}
         List<Part> parts = List.of(
                 new Part("01 thread-creation cost", Creation::reproduce),

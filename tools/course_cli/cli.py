@@ -1,0 +1,107 @@
+"""The command line of ``./course``, and the commands that run the build's Java entry points."""
+from __future__ import annotations
+
+import argparse
+import subprocess
+from pathlib import Path
+
+from . import facts
+from .build import course_files, java_main
+from .facts import ROOT
+from .host import find_jdk, find_maven, java_env, jupyter_python
+from .lab import cmd_lab
+from .notebooks import cmd_run
+from .setup import cmd_setup
+from .suite import cmd_test
+from .ui import fail, say
+
+TOOLS = ROOT / "tools"
+SCALE_HELP = "full or quick (default: $COURSE_SCALE, else full; the kit's course.kit.Scale checks it)"
+
+
+def cmd_bench(args, rest: list[str]) -> int:
+    """Benchmarks print figures and assert nothing; `kernel` compares the course kernel with ipykernel,
+    `mutation` gives PIT's mutation score of each exercise's tests."""
+    if args.what == "mutation":
+        import mutation_bench
+        known = course_files()[0]  # after the build: the kit, which the exercises' tests use, in Maven's repository
+        return mutation_bench.main(rest, find_maven(), java_env(find_jdk()), known)
+    cmd_setup(argparse.Namespace(prefix=None))
+    py = jupyter_python()
+    return subprocess.run([py, str(TOOLS / "kernel_bench.py"), *rest]).returncode
+
+
+def cmd_reproduce(args, rest: list[str]) -> int:
+    scale = ["--scale", args.scale] if args.scale is not None else []  # else the JVM reads COURSE_SCALE itself
+    return java_main("kit", "reproduce.main", "cli", [*scale, "--out", str(Path(args.out).resolve()), *rest])
+
+
+def cmd_grade(rest: list[str]) -> int:
+    return java_main("grader", "grader.main", "grader", rest)
+
+
+def cmd_progress(args) -> int:
+    """Where the learner stands, per notebook: predictions, self-check, the exercise's last grade (tools/progress.py)."""
+    import progress
+    notebooks = Path(args.notebooks).resolve() if args.notebooks else None
+    if notebooks is not None and not notebooks.is_dir():
+        fail(f"no folder {notebooks}")
+    print(progress.report(ROOT, notebooks), flush=True)
+    return 0
+
+
+def cmd_autograder(args) -> int:
+    """Builds the Gradescope autograder zip (see tools/autograder.py and deploy/README.md)."""
+    import autograder
+    chosen = [e for e in (args.exercises or "").split(",") if e]
+    try:
+        out = autograder.build(ROOT, Path(args.out).resolve(), chosen, args.profile, args.leaderboard)
+    except ValueError as e:
+        fail(str(e))
+    say(f"wrote {out} ({out.stat().st_size // 1024} KiB): upload it as the assignment's autograder on Gradescope")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "grade":  # the grader parses its own options
+        return cmd_grade(argv[1:])
+    p = argparse.ArgumentParser(prog="./course", description="The Java virtual threads course.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("setup", help=f"find JDK {facts.release()}, build the kit, install the 'vthreads-java' "
+                                     "Jupyter kernel")
+    s.add_argument("--prefix", help="install the kernelspec into PREFIX/share/jupyter/kernels (Docker, conda)")
+    s.add_argument("--rebuild", action="store_true", help="run the Maven build even if nothing changed")
+    s = sub.add_parser("lab", help="start JupyterLab (or classic Notebook) on notebooks/")
+    s.add_argument("--port", type=int, default=8888)
+    s.add_argument("--ip", default="127.0.0.1")
+    s.add_argument("--no-exec", dest="exec", action="store_false", help=argparse.SUPPRESS)
+    s = sub.add_parser("run", help="execute one notebook headless; writes target/notebooks/NAME.{ipynb,html}")
+    s.add_argument("notebook")
+    s.add_argument("--scale", help=SCALE_HELP)
+    s.add_argument("--timeout", type=int, help="seconds per cell (default: 600 quick, 1800 full)")
+    sub.add_parser("test", help="the whole test suite: mvn verify, grader, kernel tests, notebooks (quick)")
+    s = sub.add_parser("reproduce", help="run every article experiment; writes target/reproduction.{md,csv}")
+    s.add_argument("--scale", help=SCALE_HELP)
+    s.add_argument("--out", default=str(ROOT / "target"), help="folder for reproduction.md and .csv (default: target/)")
+    sub.add_parser("grade", help="grade the exercises (./course grade --help for options)")
+    s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel),"
+                                      " `bench mutation [NN-name …]` (PIT's mutation score of the exercises' tests)")
+    s.add_argument("what", choices=["kernel", "mutation"])
+    s = sub.add_parser("progress", help="a table per notebook: predictions made, self-check answered right, the"
+                                         " exercise's last grade (from the notebooks Jupyter saved)")
+    s.add_argument("--notebooks", help="the folder of executed notebooks to read (default: notebooks/)")
+    s = sub.add_parser("autograder", help="build a Gradescope autograder zip (setup.sh, run_autograder, the tests)")
+    s.add_argument("--exercises", help="comma-separated exercises, for example 01-thread-cost,02-cafe (default: all)")
+    s.add_argument("--out", default=str(ROOT / "target" / "autograder.zip"), help="the zip (default: target/autograder.zip)")
+    s.add_argument("--profile", choices=["trainer", "learner"], default="trainer",
+                   help="trainer (default) also runs the hidden tests in trainer/")
+    s.add_argument("--leaderboard", action="store_true", help="add Gradescope's leaderboard (the points)")
+    args, rest = p.parse_known_args(argv)
+    if args.cmd == "reproduce":
+        return cmd_reproduce(args, rest)
+    if args.cmd == "bench":
+        return cmd_bench(args, rest)
+    if rest:
+        p.error("unrecognized arguments: " + " ".join(rest))
+    return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test,
+            "autograder": cmd_autograder, "progress": cmd_progress}[args.cmd](args)

@@ -1,0 +1,106 @@
+"""Notebooks: running one headless (``./course run``), which run alone, and what an executed one must show."""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+from pathlib import Path
+
+from . import facts
+from .build import course_scale
+from .facts import ROOT
+from .host import ensure_fonts, find_jdk, java_major, jupyter_python
+from .setup import cmd_setup
+from .ui import fail, say
+
+TOOLS = ROOT / "tools"
+
+
+def notebook_command(nb: Path, scale: str, timeout: int | None = None, py: str | None = None) -> list[str]:
+    """The runner's command for ``nb``; ``py`` is a Python with Jupyter's modules where the caller found one (and
+    the fonts) already: otherwise each command looks for one again, a child Python per candidate."""
+    if py is None:
+        py = jupyter_python()
+        ensure_fonts()
+    cmd = [py, str(TOOLS / "run_notebook.py"), str(nb), "--out", str(ROOT / "target" / "notebooks"),
+           "--scale", scale]
+    if timeout:
+        cmd += ["--timeout", str(timeout)]
+    return cmd
+
+
+def run_notebook(nb: Path, scale: str, timeout: int | None = None) -> int:
+    return subprocess.run(notebook_command(nb, scale, timeout)).returncode
+
+
+def runs_alone(nb: Path) -> bool:
+    """A notebook whose metadata says ``"course": {"runs_alone": true}``: what it times keeps every core busy
+    (notebook 04's CPU-bound tasks, notebook 08's server and its load), so `./course test` runs nothing beside it."""
+    try:
+        meta = json.loads(nb.read_text(encoding="utf-8")).get("metadata", {})
+    except (OSError, ValueError):
+        return False
+    return bool(meta.get("course", {}).get("runs_alone"))
+
+
+def cmd_run(args) -> int:
+    nb = Path(args.notebook)
+    if not nb.exists():
+        fail(f"no notebook at {nb}")
+    cmd_setup(argparse.Namespace(prefix=None))
+    feature = java_major(find_jdk())
+    for what, why in facts.needs_jdk() if feature != facts.release() else []:
+        if re.search(rf"\bnotebooks? (\d\d(, | and ))*{nb.name[:2]}\b", what):
+            say(f"warning: {what} need JDK {facts.release()}, and this is JDK {feature}: {why}")
+    return run_notebook(nb.resolve(), course_scale(args.scale), args.timeout)
+
+
+def audit_notebook(path: Path, graded: dict | None) -> list[str]:
+    """What an executed notebook lacks of the course's standard, as sentences (empty when it has it all).
+
+    Notebook 00 needs the Java version, a chart and a table; the lessons need two charts, a table and a ✔ check,
+    and their grade cell's score must be the one ``./course grade`` gives for the same exercise; the appendix
+    (9x) needs the charts, table and checks but grades nothing."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    pngs = tables = checks = 0
+    texts = []
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            pngs += "image/png" in data
+            html = "".join(data.get("text/html", "")) if isinstance(data.get("text/html"), list) else data.get("text/html", "")
+            tables += "<table" in html
+            text = "".join(out.get("text", "")) if isinstance(out.get("text"), list) else out.get("text", "")
+            texts.append(text)
+            checks += sum(1 for line in text.splitlines() if line.lstrip().startswith("\u2714"))
+    problems = []
+    is_welcome = path.name.startswith("00")
+    is_appendix = path.name.startswith("9")
+    need_png = 1 if is_welcome else 2
+    if pngs < need_png:
+        problems.append(f"{pngs} image/png charts, at least {need_png} expected")
+    if tables < 1:
+        problems.append("no HTML <table> output")
+    if is_welcome:
+        m = re.search(r"Java (\d+)", "".join(texts))
+        if not m or int(m.group(1)) != facts.release():
+            problems.append(f"no printed Java version {facts.release()}, the release the course runs on")
+    elif checks < 1:
+        problems.append("no \u2714 check of a measurement against a prediction")
+    # A ⚠ line: a timing check missed in every try while the machine was busy. In a notebook that is where it
+    # stops judging; here, where two notebooks run at once by design, every check must still hit within its tries.
+    warned = [line.strip() for text in texts for line in text.splitlines() if line.lstrip().startswith("\u26a0")]
+    problems += [f"a timing check missed in every try (run `./course test` again on a quieter machine): {w[:300]}"
+                 for w in warned]
+    m = re.search(r"^(\d\d-[a-z0-9-]+): (\d+)/(\d+) points", "".join(texts), re.M)
+    if not is_welcome and not is_appendix:
+        if not m:
+            problems.append("its grade cell printed no score")
+        elif graded is not None:
+            ex, got, of = m.group(1), int(m.group(2)), int(m.group(3))
+            tests = [t for t in graded.get("tests", []) if str(t.get("name", "")).startswith(ex)]
+            want = (sum(t["score"] for t in tests), sum(t["max_score"] for t in tests))
+            if (got, of) != want:
+                problems.append(f"its grade cell gave {got}/{of} for {ex}, ./course grade gives {want[0]}/{want[1]}")
+    return problems

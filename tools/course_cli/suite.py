@@ -1,0 +1,269 @@
+"""``./course test``: the whole test suite, as a declared list of steps, and the one function that runs them.
+
+A step is a name, what it runs (a command, or a Python function for the audits), and the group it belongs to:
+consecutive steps of one group run side by side (at most the group's width at a time), and a group starts
+when the steps before it have ended. To add a step, add one entry to the list :func:`steps` returns.
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Union
+
+from .facts import ROOT
+from .host import JUPYTER_MODULES, apt_install, ensure_fonts, find_jdk, find_maven, is_debian_root, java_env, \
+    jupyter_python
+from .notebooks import audit_notebook, notebook_command, runs_alone
+from .setup import cmd_setup
+from .ui import say
+
+TOOLS = ROOT / "tools"
+Counts = tuple[int, int, int]  # passed, failed, skipped
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of ``./course test``.
+
+    ``run`` is a command, or commands run one after the other (in the course folder; a step of a group prints
+    their output as one block when it ends), or a function that returns its problems (none: the step passed). ``group``:
+    steps of one group run side by side. ``counts`` reads the step's test counts once it ended (else 1 passed
+    or 1 failed). ``ok_codes`` are the exit codes that pass. ``needs``: the step runs only if that step passed
+    (else it is left out). ``reported``: False for a step whose result only later steps read."""
+    name: str
+    run: Union[list[str], list[list[str]], Callable[[], list[str]]]
+    group: str | None = None
+    counts: Callable[[], Counts] | None = None
+    ok_codes: tuple[int, ...] = (0,)
+    needs: str | None = None
+    reported: bool = True
+
+    def commands(self) -> list[list[str]]:
+        return self.run if self.run and isinstance(self.run[0], list) else [self.run]
+
+
+@dataclass
+class Outcome:
+    name: str
+    ok: bool
+    counts: Counts
+    took: float
+
+
+def schedule(steps: list[Step], width: dict[str, int], run_one: Callable[[Step], Outcome | None],
+             starting: Callable[[list[Step]], None] = lambda batch: None) -> list[Outcome]:
+    """Runs ``steps`` in order: consecutive steps of one group side by side, at most ``width[group]`` at a time
+    (in list order), the next step or group once they all ended. A step whose ``needs`` did not pass is left out.
+    ``starting`` hears of each step alone or group as it starts."""
+    outcomes: dict[str, Outcome] = {}
+    i = 0
+    while i < len(steps):
+        j = i + 1
+        while steps[i].group is not None and j < len(steps) and steps[j].group == steps[i].group:
+            j += 1
+        batch = [s for s in steps[i:j] if s.needs is None or (s.needs in outcomes and outcomes[s.needs].ok)]
+        if batch:
+            starting(batch)
+        with concurrent.futures.ThreadPoolExecutor(max(1, width.get(steps[i].group, 1))) as pool:
+            for done in [pool.submit(run_one, s) for s in batch]:
+                out = done.result()
+                if out is not None:
+                    outcomes[out.name] = out
+        i = j
+    return list(outcomes.values())
+
+
+# ---------------------------------------------------------------------------------------------- counts
+
+def surefire_counts() -> Counts:
+    passed = failed = skipped = 0
+    for rep in [*ROOT.glob("**/target/surefire-reports/TEST-*.xml"), *ROOT.glob("**/target/failsafe-reports/TEST-*.xml")]:
+        try:
+            t = ET.parse(rep).getroot()
+        except ET.ParseError:
+            continue
+        n, f, e, s = (int(t.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+        passed += n - f - e - s
+        failed += f + e
+        skipped += s
+    return passed, failed, skipped
+
+
+def junit_xml_counts(path: Path) -> Counts:
+    if not path.exists():
+        return 0, 0, 0
+    root = ET.parse(path).getroot()
+    suites = [root] if root.tag == "testsuite" else list(root)
+    p = f = s = 0
+    for t in suites:
+        n, fl, e, sk = (int(t.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+        p += n - fl - e - sk
+        f += fl + e
+        s += sk
+    return p, f, s
+
+
+# ---------------------------------------------------------------------------------------------- the steps
+
+STUBS_GRADED = ROOT / "target" / "grade-check.json"
+
+
+def grade_stubs() -> list[str]:
+    """./course grade of the stubs, as JSON for the audits (which compare each notebook's grade cell with it)."""
+    STUBS_GRADED.unlink(missing_ok=True)
+    r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--json", str(STUBS_GRADED)],
+                       stdout=subprocess.DEVNULL)
+    if r.returncode != 0:
+        STUBS_GRADED.unlink(missing_ok=True)  # the audits then check the grade cells' scores against nothing
+    return []
+
+
+def browser_command(mvn: str) -> list[str] | None:
+    """The browser test against ./course lab: Debian's Chromium and its driver, never a downloaded one."""
+    if not (ROOT / "e2e" / "pom.xml").exists():
+        return None
+    if not (shutil.which("chromium") and shutil.which("chromedriver")) and is_debian_root():
+        apt_install(["chromium", "chromium-driver"])
+    if shutil.which("chromium") and shutil.which("chromedriver"):
+        return [mvn, "-B", "-q", "-f", str(ROOT / "e2e" / "pom.xml"), "verify"]
+    return None
+
+
+def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step]:
+    """Every step of ``./course test``, in order."""
+    two = cores >= 2
+    # 3. Python-level tests: with two cores or more, two pytest processes at once: the tests that start kernels,
+    # and the rest (builds of copies of the course, the image's steps, gradings). Each mostly waits for JVMs and
+    # Maven; every test has its own folders.
+    shards = [("kernel", "kernel"), ("rest", "not kernel")] if two else [("all", None)]
+
+    def pytest(name: str, marker: str | None) -> Step:
+        xml = ROOT / "target" / f"pytest-{name}.xml"
+        cmd = [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", f"--junitxml={xml}",
+               *(["-m", marker] if marker else []), str(TOOLS / "tests")]
+        return Step(f"pytest tools/tests" + (f" -m \"{marker}\"" if marker else ""), cmd, "checks",
+                    counts=lambda: junit_xml_counts(xml), ok_codes=(0, 5) if marker else (0,))  # 5: none selected
+
+    # 4. Every notebook, headless, at the quick scale, and the browser test. The notebooks marked `runs_alone`
+    # (what they time keeps every core busy) run first, one at a time; then the others, later ones first (they
+    # are the longer ones), then the browser test, two at a time: every timing check runs again on a miss, and a
+    # check that missed in every try fails its audit, busy or not.
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"), reverse=True)
+    alone = [nb for nb in notebooks if runs_alone(nb)]
+    together = [nb for nb in notebooks if nb not in alone]
+
+    def audit(nb: Path) -> Callable[[], list[str]]:
+        def check() -> list[str]:
+            graded = json.loads(STUBS_GRADED.read_text()) if STUBS_GRADED.exists() else None
+            return audit_notebook(ROOT / "target" / "notebooks" / nb.name, graded)
+        return check
+
+    e2e = ROOT / "e2e" / "pom.xml"
+    return [
+        # 1. Every module's unit tests (Surefire) and integration tests (Failsafe: forked JVMs, whole gradings, the
+        # grader's golden results.json of every exercise's stubs, solution and a mutant), and dependency:analyze.
+        Step("mvn verify", [mvn, "-B", "-q", "verify"], counts=surefire_counts),
+        # 2. One format: `mvn spotless:apply` (and the same with -f e2e/pom.xml) formats what this finds. It only
+        # reads the sources, so it runs beside pytest, as does the grade of the stubs that the audits compare with.
+        Step("spotless:check", [[mvn, "-B", "-q", "spotless:check"],
+                                *([[mvn, "-B", "-q", "-f", str(e2e), "spotless:check"]] if e2e.exists() else [])],
+             "checks"),
+        Step("grade of the stubs", grade_stubs, "checks", reported=False),
+        *[pytest(name, marker) for name, marker in shards],
+        *[Step(f"notebook {nb.name} (alone)", notebook_command(nb, "quick", py=py)) for nb in alone],
+        *[Step(f"notebook {nb.name}", notebook_command(nb, "quick", py=py), "notebooks") for nb in together],
+        *([Step("browser test", browser, "notebooks")] if browser else []),
+        # 4b. What every executed notebook must show, and its grade cell agreeing with ./course grade.
+        *[Step(f"audit {nb.name}", audit(nb), "audits",
+               needs=f"notebook {nb.name}" + (" (alone)" if nb in alone else "")) for nb in sorted(notebooks)],
+    ]
+
+
+# ---------------------------------------------------------------------------------------------- running them
+
+def plan_text(plan: list[Step]) -> list[tuple[str | None, list[str]]]:
+    """The plan as ``schedule`` runs it: each group (or step alone) with its steps' names."""
+    out: list[tuple[str | None, list[str]]] = []
+    for s in plan:
+        if out and s.group is not None and out[-1][0] == s.group:
+            out[-1][1].append(s.name)
+        else:
+            out.append((s.group, [s.name]))
+    return out
+
+
+def cmd_test(args) -> int:
+    t_start = time.monotonic()
+    env = java_env(find_jdk())
+    py = jupyter_python(JUPYTER_MODULES + ["pytest"])  # installs Jupyter first on a fresh Debian machine
+    ensure_fonts()
+    t_step = time.monotonic()
+    cmd_setup(argparse.Namespace(prefix=None))
+    setup_took = time.monotonic() - t_step
+    for rep in [*ROOT.glob("**/target/surefire-reports"), *ROOT.glob("**/target/failsafe-reports")]:
+        shutil.rmtree(rep, ignore_errors=True)
+    STUBS_GRADED.unlink(missing_ok=True)
+    mvn = find_maven()
+    browser = browser_command(mvn)
+    if browser is None and (ROOT / "e2e" / "pom.xml").exists():
+        say("SKIP browser test: it needs chromium and chromedriver on PATH "
+            "(Debian/Ubuntu: sudo apt-get install chromium chromium-driver)")
+    cores = os.cpu_count() or 1
+    plan = steps(py, mvn, cores, browser)
+    width = {"checks": len([s for s in plan if s.group == "checks"]), "notebooks": 2 if cores >= 2 else 1,
+             "audits": 1}
+
+    def starting(batch: list[Step]) -> None:
+        at_once = width.get(batch[0].group, 1) if batch[0].group else 1
+        say(", ".join(s.name for s in batch)
+            + (f": side by side, {at_once} at a time" if at_once > 1 and len(batch) > 1 else "") + " …")
+    printing = threading.Lock()
+
+    def run_one(step: Step) -> Outcome | None:
+        t0 = time.monotonic()
+        if callable(step.run):
+            problems = step.run()
+            ok, out = not problems, "".join(f"✘ {step.name}: {p}\n" for p in problems)
+        else:
+            live = step.group is None  # a step that runs alone writes as it goes; one of a group, as one block
+            runs = [subprocess.run(cmd, cwd=ROOT, env=env, stdout=None if live else subprocess.PIPE,
+                                   stderr=None if live else subprocess.STDOUT, text=True, encoding="utf-8",
+                                   errors="replace") for cmd in step.commands()]
+            ok, out = all(r.returncode in step.ok_codes for r in runs), "".join(r.stdout or "" for r in runs)
+        if not step.reported:
+            return None
+        counts = step.counts() if step.counts else ((1, 0, 0) if ok else (0, 1, 0))
+        if not ok and counts[1] == 0:
+            counts = (counts[0], 1, counts[2])
+        took = time.monotonic() - t0
+        with printing:  # each step's output as one block, as it ends
+            print(out, end="" if out.endswith("\n") or not out else "\n", file=sys.stdout, flush=True)
+            p, f, s = counts
+            say(f"{'PASS' if ok else 'FAIL'} {step.name} ({p} passed, {f} failed{f', {s} skipped' if s else ''})"
+                f" in {took:.0f} s")
+        return Outcome(step.name, ok, counts, took)
+
+    outcomes = schedule(plan, width, run_one, starting)
+    say("time per step:")
+    say(f"  {setup_took:6.0f} s  setup (build, kernelspec)")
+    for o in outcomes:
+        say(f"  {o.took:6.0f} s  {o.name}")
+    if browser is None and (ROOT / "e2e" / "pom.xml").exists():
+        outcomes.append(Outcome("browser test", True, (0, 0, 1), 0.0))
+    passed, failed, skipped = (sum(o.counts[k] for o in outcomes) for k in range(3))
+    say(f"took {time.monotonic() - t_start:.0f} s")
+    failures = [o.name for o in outcomes if not o.ok]
+    if failures:
+        say("failed steps: " + ", ".join(failures))
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""), flush=True)
+    return 1 if failed else 0
