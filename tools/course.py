@@ -636,6 +636,20 @@ def cmd_test(args) -> int:
             step(f"audit {nb.name}", not problems)
         timings.append(("audits (each notebook's outputs)", time.monotonic() - t_step))
 
+    # 6. The course as a book, from the notebooks just executed (no second run; tools/book.py refuses a page that
+    # shows a solution or a self-check answer), read in headless Chromium: pages, links, images (e2e BookIT).
+    if browser and len(executed) == len(notebooks):
+        t_step = time.monotonic()
+        site = ROOT / "target" / "book"
+        r = subprocess.run([py, str(TOOLS / "book.py"), "--scale", "quick", "--executed",
+                            str(ROOT / "target" / "notebooks"), "--out", str(site)], cwd=ROOT, env=env)
+        if r.returncode == 0:
+            r = subprocess.run(browser + ["-Dit.test=BookIT", f"-Dbook.dir={site}"], cwd=ROOT, env=env)
+        step("book (from the executed notebooks) in a browser", r.returncode == 0, started=t_step)
+    else:
+        say("SKIP book: it needs the browser and every notebook executed")
+        results.append(("book in a browser", 0, 0, 1))
+
     passed = sum(r[1] for r in results)
     failed = sum(r[2] for r in results)
     skipped = sum(r[3] for r in results)
@@ -685,6 +699,17 @@ def cmd_grade(rest: list[str]) -> int:
     return java_main("grader", "course-grader", "course.grader.GradeCli", rest, ["-XX:TieredStopAtLevel=1"])
 
 
+def cmd_book(args) -> int:
+    """The course as a static site (tools/book.py): every notebook executed with the solutions loaded, or
+    --executed DIR, notebooks already executed; nbconvert with the course's template writes target/book/."""
+    cmd_setup(argparse.Namespace(prefix=None))
+    py = jupyter_python()
+    ensure_fonts()
+    cmd = [py, str(TOOLS / "book.py"), "--scale", args.scale, "--out", str(Path(args.out).resolve())]
+    cmd += ["--executed", str(Path(args.executed).resolve())] if args.executed else []
+    return subprocess.run(cmd, cwd=ROOT, env=java_env(find_jdk())).returncode
+
+
 def cmd_progress(args) -> int:
     """Where the learner stands, per notebook: predictions, self-check, the exercise's last grade (tools/progress.py)."""
     import progress
@@ -731,6 +756,11 @@ def main(argv: list[str]) -> int:
     s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel),"
                                       " `bench mutation [NN-name …]` (PIT's mutation score of the exercises' tests)")
     s.add_argument("what", choices=["kernel", "mutation"])
+    s = sub.add_parser("book", help="execute every notebook (solutions loaded) and write the course as a static"
+                                     " site to target/book/ (or --out DIR)")
+    s.add_argument("--scale", choices=["quick", "full"], default="full")
+    s.add_argument("--out", default=str(ROOT / "target" / "book"))
+    s.add_argument("--executed", help="build from a folder of notebooks already executed (no run)")
     s = sub.add_parser("progress", help="a table per notebook: predictions made, self-check answered right, the"
                                          " exercise's last grade (from the notebooks Jupyter saved)")
     s.add_argument("--notebooks", help="the folder of executed notebooks to read (default: notebooks/)")
@@ -748,7 +778,8 @@ def main(argv: list[str]) -> int:
     if rest:
         p.error("unrecognized arguments: " + " ".join(rest))
     return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test,
-            "autograder": cmd_autograder, "progress": cmd_progress}[args.cmd](args)
+            "autograder": cmd_autograder, "progress": cmd_progress,
+            "book": cmd_book}[args.cmd](args)
 
 
 if __name__ == "__main__":
