@@ -432,7 +432,10 @@ def build(root: Path, out: Path, scale: str, executed: Path | None = None, at_on
     else:
         started = None
     t1 = time.monotonic()
-    if out.exists():
+    if out.exists() and any(out.iterdir()):
+        # only a book this wrote before is replaced: never a folder of something else that --out named
+        if not ((out / "index.html").is_file() and (out / "assets" / "book.css").is_file()):
+            raise RuntimeError(f"{out} is not empty and holds no book: choose another --out")
         shutil.rmtree(out)
     written = write(root, out, executed, scale, measured_at=started)
     found = leaks(root, out)

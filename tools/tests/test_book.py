@@ -174,3 +174,12 @@ def test_the_contents_are_the_readmes_table():
         assert f"(notebooks/{nb.name})" in table, nb.name
     assert json.dumps(table)  # one table, rows only
     assert all(line.startswith("|") for line in table.splitlines())
+
+
+def test_out_replaces_an_earlier_book_but_never_another_folder(tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(RuntimeError, match="holds no book"):
+        book.build(ROOT, other, "quick", executed=tmp_path / "nothing")
+    assert (other / "notes.txt").read_text() == "mine"
