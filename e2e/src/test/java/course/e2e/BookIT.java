@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,7 +91,9 @@ class BookIT {
                 .usingAnyFreePort()
                 .withLogFile(OUT.resolve("chromedriver-book.log").toFile())
                 .build();
-        ChromeDriver driver = new ChromeDriver(service, chromeOptions(profile));
+        ChromeOptions options = NotebookUiIT.chromeOptions(profile);
+        options.addArguments("--allow-file-access-from-files"); // MathJax's fonts from file: pages
+        ChromeDriver driver = new ChromeDriver(service, options);
         Map<Path, Set<String>> anchors = new LinkedHashMap<>();
         Map<String, List<String>> linksFrom = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
@@ -127,7 +128,7 @@ class BookIT {
             }
         } finally {
             driver.quit();
-            deleteTree(profile);
+            NotebookUiIT.deleteTree(profile);
         }
 
         int internal = 0;
@@ -192,30 +193,5 @@ class BookIT {
         Path shot = driver.getScreenshotAs(OutputType.FILE).toPath();
         Files.copy(shot, png, StandardCopyOption.REPLACE_EXISTING);
         driver.manage().window().setSize(new Dimension(1280, 1000));
-    }
-
-    private static ChromeOptions chromeOptions(Path profile) {
-        var options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments(
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--allow-file-access-from-files",
-                "--user-data-dir=" + profile,
-                "--window-size=1280,1000");
-        return options;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -264,7 +264,8 @@ class NotebookUiIT {
         return dir;
     }
 
-    private static ChromeOptions chromeOptions(Path profile) {
+    /** Headless Chromium as the course's browser tests run it (BookIT too). */
+    static ChromeOptions chromeOptions(Path profile) {
         var options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         // Without these, Chromium stalls on this closed network (update checks, sync, first-run UI).
@@ -295,7 +296,7 @@ class NotebookUiIT {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
