@@ -10,7 +10,8 @@ exercises as they are). Then nbconvert writes one page per notebook with the cou
 ``index.html`` with the README's contents table and the machine the figures were measured on.
 
 No page needs a network: the styles are nbconvert's JupyterLab CSS inlined in each chapter and ``assets/book.css``,
-the charts are PNGs inlined as data URLs, and MathJax (for the ``$…$`` formulas) is copied into ``assets/mathjax``
+the search box is MiniSearch (vendored from its npm package, ``book_template/book/vendor``) over an index of the
+pages' text that this writes, the charts are PNGs inlined as data URLs, and MathJax (for the ``$…$`` formulas) is copied into ``assets/mathjax``
 from Debian's ``libjs-mathjax`` (the files its TeX-AMS_CHTML configuration loads). The repository and Binder links
 come from one setting, :func:`repository`.
 
@@ -41,6 +42,8 @@ MATHJAX = Path(os.environ.get("COURSE_MATHJAX_DIR", "/usr/share/javascript/mathj
 # the CommonHTML output and its TeX web fonts (woff, otf as a fallback), and the extensions TeX may ask for.
 MATHJAX_FILES = ["MathJax.js", "config/TeX-AMS_CHTML.js", "config/local", "jax/input/TeX", "jax/element",
                  "jax/output/CommonHTML", "extensions", "fonts/HTML-CSS/TeX/woff", "fonts/HTML-CSS/TeX/otf"]
+# The search box's library, as its npm package publishes it (see SOURCE.md there).
+MINISEARCH = TEMPLATES / "book" / "vendor" / "minisearch-7.2.0"
 # The grade cell grades the learner's own exercises/ folder: the book does not run it (see NOT_RUN).
 GRADE_CELL = re.compile(r"\bGrade\.exercise\(")
 NOT_RUN = ("Not run in the book: on your machine this cell grades your own code in exercises/ with the course's "
@@ -341,7 +344,10 @@ def leaks(root: Path, site: Path) -> list[str]:
 def copy_assets(out: Path) -> None:
     assets = out / "assets"
     assets.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(TEMPLATES / "book" / "book.css", assets / "book.css")
+    for own in ["book.css", "search.js"]:
+        shutil.copy2(TEMPLATES / "book" / own, assets / own)
+    shutil.copy2(MINISEARCH / "minisearch.js", assets / "minisearch.js")
+    shutil.copy2(MINISEARCH / "LICENSE.txt", assets / "minisearch-LICENSE.txt")
     if not (MATHJAX / "MathJax.js").exists():
         raise RuntimeError(f"no MathJax at {MATHJAX}: install Debian's libjs-mathjax and fonts-mathjax "
                            f"(or set COURSE_MATHJAX_DIR to a MathJax 2 folder)")
@@ -352,6 +358,15 @@ def copy_assets(out: Path) -> None:
         elif src.exists():
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dst)
+
+
+def write_search_index(out: Path, pages: list[tuple[str, str]]) -> None:
+    """assets/search-index.js: each page's address, title and text (what a reader sees, spaces squeezed), as a
+    script that sets ``window.BOOK_SEARCH`` (a script loads from a file: page, where fetch() may not)."""
+    docs = [{"id": i, "href": href, "title": title, "text": re.sub(r"\s+", " ", page_text(out / href)).strip()}
+            for i, (href, title) in enumerate(pages)]
+    (out / "assets" / "search-index.js").write_text(
+        "window.BOOK_SEARCH = " + json.dumps(docs, ensure_ascii=False) + ";\n", encoding="utf-8")
 
 
 def exporter():
@@ -413,10 +428,12 @@ def write(root: Path, out: Path, executed: Path, scale: str, repo: str | None = 
     index = {"prev": None, "next": {"href": pages[order[0][0]], "title": order[0][1]}, "machine": info,
              "repository": f"https://github.com/{repo}", "is_index": True}
     more = [{"href": pages[src], "title": title} for src, title in order if not src.startswith("notebooks/")]
+    index_title = "Java virtual threads, measured"
     body = jinja().get_template("page.html.j2").render(
-        title="Java virtual threads, measured", intro=markdown(intro), body=markdown(table), book=index, more=more)
+        title=index_title, intro=markdown(intro), body=markdown(table), book=index, more=more)
     (out / "index.html").write_text(rewrite_links(body, "README.md", pages, repo, root), encoding="utf-8")
     written.insert(0, out / "index.html")
+    write_search_index(out, [(pages[src], title) for src, title in order] + [("index.html", index_title)])
     return written
 
 

@@ -183,3 +183,18 @@ def test_out_replaces_an_earlier_book_but_never_another_folder(tmp_path):
     with pytest.raises(RuntimeError, match="holds no book"):
         book.build(ROOT, other, "quick", executed=tmp_path / "nothing")
     assert (other / "notes.txt").read_text() == "mine"
+
+
+def test_the_search_box_searches_an_index_of_every_page(site):
+    index = (site / "assets" / "search-index.js").read_text(encoding="utf-8")
+    assert index.startswith("window.BOOK_SEARCH = ") and index.rstrip().endswith(";")
+    docs = json.loads(index[len("window.BOOK_SEARCH = "):].rstrip().rstrip(";"))
+    assert sorted(d["href"] for d in docs) == sorted(p.name for p in site.glob("*.html"))
+    cafe = next(d for d in docs if d["href"] == "02-cafe-simulation.html")
+    assert "virtual thread" in cafe["text"] and "<" not in cafe["title"]
+    # the library as its npm package publishes it, with its licence; the box on every page
+    assert (site / "assets" / "minisearch.js").read_bytes() == (book.MINISEARCH / "minisearch.js").read_bytes()
+    assert "MIT" in (site / "assets" / "minisearch-LICENSE.txt").read_text() or "Permission is hereby granted" in (
+        site / "assets" / "minisearch-LICENSE.txt").read_text()
+    for page in site.glob("*.html"):
+        assert 'id="book-search"' in page.read_text(encoding="utf-8"), page.name

@@ -22,9 +22,11 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -34,7 +36,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The course as a book ({@code ./course book}), read in a real browser from its files: every page loads with a
  * title, every link between the book's pages resolves (its page exists, and so does the anchor it names), every
  * image decodes, nothing is fetched from a network (every resource is a {@code file:} or {@code data:} URL), the
- * formulas are typeset by the site's own MathJax, and the contents page links every notebook. It saves full-page
+ * formulas are typeset by the site's own MathJax, the search box finds a chapter by its words, and the contents page
+ * links every notebook. It saves full-page
  * screenshots of the contents and of one chapter ({@code book-index.png}, {@code book-chapter.png}).
  *
  * <p>It runs when {@code -Dbook.dir=FOLDER} names a built book ({@code ./course test} does that after its
@@ -123,7 +126,10 @@ class BookIT {
                 if (typeset == 0 && ((Number) seen.get("mathSource")).intValue() > 0) {
                     problems.add(name + ": $…$ formulas left as text, MathJax typeset none");
                 }
-                if (name.equals("index.html")) screenshot(driver, OUT.resolve("book-index.png"));
+                if (name.equals("index.html")) {
+                    problems.addAll(search(driver, book, "semaphore throttling", "05-semaphore-throttling.html"));
+                    screenshot(driver, OUT.resolve("book-index.png"));
+                }
                 if (name.equals(CHAPTER)) screenshot(driver, OUT.resolve("book-chapter.png"));
             }
         } finally {
@@ -173,6 +179,25 @@ class BookIT {
         assertTrue(math > 0, "no formula typeset in the whole book");
         assertTrue(Files.size(OUT.resolve("book-index.png")) > 0);
         assertEquals(true, Files.size(OUT.resolve("book-chapter.png")) > 0, "no screenshot of " + CHAPTER);
+    }
+
+    /** Types {@code words} into the search box: the pages it lists exist, and {@code expected} is among them. */
+    private static List<String> search(ChromeDriver driver, Path book, String words, String expected) {
+        driver.findElement(By.id("book-search")).sendKeys(words);
+        List<WebElement> found = new WebDriverWait(driver, Duration.ofSeconds(30)).until(d -> {
+            var links = d.findElements(By.cssSelector("#book-search-results a"));
+            return links.isEmpty() ? null : links;
+        });
+        List<String> problems = new ArrayList<>();
+        List<String> pages = found.stream()
+                .map(a -> Path.of(URI.create(a.getAttribute("href")).getPath()))
+                .peek(p -> {
+                    if (!Files.isRegularFile(p)) problems.add("search: a result that is no page: " + p);
+                })
+                .map(p -> p.getFileName().toString())
+                .toList();
+        if (!pages.contains(expected)) problems.add("search for '" + words + "': " + expected + " not in " + pages);
+        return problems;
     }
 
     /** MathJax typesets after the load event; it is done when its queue has run (or the page has no MathJax). */
