@@ -229,7 +229,8 @@ def execute(root: Path, work: Path, scale: str, at_once: int, python: str = sys.
 
 
 def machine(scale: str, when: float) -> dict:
-    """What the figures were measured on: cores, processor, JDK (``$JAVA_HOME``, as ./course sets it), date."""
+    """What the figures were measured on: cores, processor, JDK (``$JAVA_HOME``, as ./course sets it, else the
+    ``java`` on PATH), date."""
     cpu = "unknown processor"
     try:
         m = re.search(r"^model name\s*:\s*(.+)$", Path("/proc/cpuinfo").read_text(), re.M)
@@ -237,7 +238,8 @@ def machine(scale: str, when: float) -> dict:
     except OSError:
         pass
     jdk = "JDK unknown"
-    java_home = os.environ.get("JAVA_HOME")
+    java_home = os.environ.get("JAVA_HOME") or (
+        str(Path(shutil.which("java")).resolve().parent.parent) if shutil.which("java") else None)
     if java_home and (Path(java_home) / "release").exists():
         release = (Path(java_home) / "release").read_text(errors="replace")
         version = re.search(r'^JAVA_RUNTIME_VERSION="([^"]+)"', release, re.M) or re.search(
@@ -245,7 +247,8 @@ def machine(scale: str, when: float) -> dict:
         vendor = re.search(r'^IMPLEMENTOR="([^"]+)"', release, re.M)
         jdk = f"JDK {version.group(1) if version else '?'}" + (f" ({vendor.group(1)})" if vendor else "")
     date = datetime.datetime.fromtimestamp(when, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    return {"scale": scale, "cores": os.cpu_count() or 1, "cpu": cpu, "jdk": jdk, "date": date}
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return {"scale": scale, "cores": cores, "cpu": cpu, "jdk": jdk, "date": date}
 
 
 # ------------------------------------------------------------------------------------------------ leaks
