@@ -6,9 +6,9 @@ import subprocess
 from pathlib import Path
 
 from . import facts
-from .build import course_files, java_main
+from .build import course_files, course_scale, java_main
 from .facts import ROOT
-from .host import find_jdk, find_maven, java_env, jupyter_python
+from .host import ensure_fonts, find_jdk, find_maven, java_env, jupyter_python
 from .lab import cmd_lab
 from .notebooks import cmd_run
 from .setup import cmd_setup
@@ -38,6 +38,17 @@ def cmd_reproduce(args, rest: list[str]) -> int:
 
 def cmd_grade(rest: list[str]) -> int:
     return java_main("grader", "grader.main", "grader", rest)
+
+
+def cmd_book(args) -> int:
+    """The course as a static site (tools/book.py): every notebook executed with the solutions loaded, or
+    --executed DIR, notebooks already executed; nbconvert with the course's template writes target/book/."""
+    cmd_setup(argparse.Namespace(prefix=None))
+    py = jupyter_python()
+    ensure_fonts()
+    cmd = [py, str(TOOLS / "book.py"), "--scale", course_scale(args.scale), "--out", str(Path(args.out).resolve())]
+    cmd += ["--executed", str(Path(args.executed).resolve())] if args.executed else []
+    return subprocess.run(cmd, cwd=ROOT, env=java_env(find_jdk())).returncode
 
 
 def cmd_progress(args) -> int:
@@ -87,6 +98,11 @@ def main(argv: list[str]) -> int:
     s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel),"
                                       " `bench mutation [NN-name …]` (PIT's mutation score of the exercises' tests)")
     s.add_argument("what", choices=["kernel", "mutation"])
+    s = sub.add_parser("book", help="execute every notebook (solutions loaded) and write the course as a static"
+                                     " site to target/book/ (or --out DIR)")
+    s.add_argument("--scale", help=SCALE_HELP)
+    s.add_argument("--out", default=str(ROOT / "target" / "book"))
+    s.add_argument("--executed", help="build from a folder of notebooks already executed (no run)")
     s = sub.add_parser("progress", help="a table per notebook: predictions made, self-check answered right, the"
                                          " exercise's last grade (from the notebooks Jupyter saved)")
     s.add_argument("--notebooks", help="the folder of executed notebooks to read (default: notebooks/)")
@@ -104,4 +120,5 @@ def main(argv: list[str]) -> int:
     if rest:
         p.error("unrecognized arguments: " + " ".join(rest))
     return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test,
-            "autograder": cmd_autograder, "progress": cmd_progress}[args.cmd](args)
+            "autograder": cmd_autograder, "progress": cmd_progress,
+            "book": cmd_book}[args.cmd](args)

@@ -38,14 +38,14 @@ class Step:
     ``run`` is a command, or commands run one after the other (in the course folder; a step of a group prints
     their output as one block when it ends), or a function that returns its problems (none: the step passed). ``group``:
     steps of one group run side by side. ``counts`` reads the step's test counts once it ended (else 1 passed
-    or 1 failed). ``ok_codes`` are the exit codes that pass. ``needs``: the step runs only if that step passed
-    (else it is left out). ``reported``: False for a step whose result only later steps read."""
+    or 1 failed). ``ok_codes`` are the exit codes that pass. ``needs``: the step runs only if that step (or
+    each of those steps) passed, else it is left out. ``reported``: False for a step whose result only later steps read."""
     name: str
     run: Union[list[str], list[list[str]], Callable[[], list[str]]]
     group: str | None = None
     counts: Callable[[], Counts] | None = None
     ok_codes: tuple[int, ...] = (0,)
-    needs: str | None = None
+    needs: str | tuple[str, ...] | None = None
     reported: bool = True
 
     def commands(self) -> list[list[str]]:
@@ -71,7 +71,8 @@ def schedule(steps: list[Step], width: dict[str, int], run_one: Callable[[Step],
         j = i + 1
         while steps[i].group is not None and j < len(steps) and steps[j].group == steps[i].group:
             j += 1
-        batch = [s for s in steps[i:j] if s.needs is None or (s.needs in outcomes and outcomes[s.needs].ok)]
+        batch = [s for s in steps[i:j]
+                 if all(n in outcomes and outcomes[n].ok for n in ((s.needs,) if isinstance(s.needs, str) else s.needs or ()))]
         if batch:
             starting(batch)
         with concurrent.futures.ThreadPoolExecutor(max(1, width.get(steps[i].group, 1))) as pool:
@@ -186,6 +187,14 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
         # 4b. What every executed notebook must show, and its grade cell agreeing with ./course grade.
         *[Step(f"audit {nb.name}", audit(nb), "audits",
                needs=f"notebook {nb.name}" + (" (alone)" if nb in alone else "")) for nb in sorted(notebooks)],
+        # 6. The course as a book, from the notebooks just executed (no second run; tools/book.py refuses a page
+        # that shows a solution or a self-check answer), read in headless Chromium: pages, links, images (BookIT).
+        *([Step("book (from the executed notebooks) in a browser",
+                [[py, str(TOOLS / "book.py"), "--scale", "quick", "--executed", str(ROOT / "target" / "notebooks"),
+                  "--out", str(ROOT / "target" / "book")],
+                 browser + ["-Dit.test=BookIT", f"-Dbook.dir={ROOT / 'target' / 'book'}"]],
+                needs=tuple(f"notebook {nb.name}" + (" (alone)" if nb in alone else "") for nb in notebooks))]
+          if browser else []),
     ]
 
 

@@ -56,6 +56,9 @@ def test_the_learners_code_runs_on_the_recorded_executor(tmp_path):
     joined = "\n".join(texts)
     assert "report CafeReport[served=12" in joined and "peakBrewing=3]" in joined
     assert "recorded 12 tasks, peak 3" in joined
+    # the folder it read, named as it is (./course book runs the "Your turn" cells this way)
+    assert "loaded the reference solution's CafeReport.java, Cafe.java from solutions/02-cafe" in joined
+    assert "loaded your" not in joined
 
 
 @needs_kernel

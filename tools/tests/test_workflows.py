@@ -1,4 +1,5 @@
-"""The GitHub workflows: every action pinned by a full commit SHA, CI running .ci/run on pushes and PRs."""
+"""The GitHub workflows: every action pinned by a full commit SHA, CI running .ci/run on pushes and PRs, the book
+built on the default branch and published to GitHub Pages."""
 import re
 from pathlib import Path
 
@@ -25,3 +26,21 @@ def test_ci_runs_the_course_tests_on_every_push_and_pull_request():
 def test_dependabot_watches_maven_and_the_actions():
     text = (ROOT / ".github" / "dependabot.yml").read_text()
     assert "package-ecosystem: maven" in text and "package-ecosystem: github-actions" in text
+
+
+def test_the_book_is_built_on_the_default_branch_and_published_to_pages():
+    book = (ROOT / ".github" / "workflows" / "book.yml").read_text()
+    assert re.search(r"^on:\s*\n(\s+\S.*\n)*?\s+push:", book, re.M), book
+    assert "if: github.ref_name == github.event.repository.default_branch" in book
+    assert re.search(r"^\s+run: \./course book --scale full --out target/book$", book, re.M)
+    for action in ["actions/configure-pages", "actions/upload-pages-artifact", "actions/deploy-pages"]:
+        assert re.search(rf"uses: {action}@[0-9a-f]{{40}} # v\d+\.\d+\.\d+$", book, re.M), action
+    assert re.search(r"uses: actions/upload-pages-artifact@\S+ # \S+\n\s+with:\n\s+path: target/book/", book)
+    # Pages' deployment needs these two, on the deploying job only; the rest reads
+    deploy = book.split("\n  deploy:\n", 1)[1]
+    assert re.search(r"permissions:\n\s+pages: write\n\s+id-token: write", deploy)
+    assert re.search(r"^permissions:\n  contents: read$", book, re.M)
+    assert "needs: build" in deploy and "name: github-pages" in deploy
+    # the same Debian packages as the tests, and MathJax for the formulas, vendored into the site
+    assert "libjs-mathjax" in book and "fonts-mathjax" in book
+    assert re.search(r"java-version:\s*'25'", book)

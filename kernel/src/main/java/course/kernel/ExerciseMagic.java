@@ -127,8 +127,12 @@ final class ExerciseMagic extends MagicHandler {
             throw new MagicEvalException(snippet, msg.toString());
         }
         LOG.info("loaded " + loaded + " from " + dir);
-        return "✎ loaded your " + String.join(", ", loaded) + " from exercises/" + name
-                + " (edit them, then run this cell again)";
+        // the folder it read, as named: exercises/ for the learner, solutions/ when COURSE_EXERCISES_DIR points
+        // there (./course book runs the "Your turn" cells with the reference solutions)
+        String folder = String.valueOf(exercisesDir().getFileName());
+        boolean solution = folder.equals("solutions");
+        return "✎ loaded " + (solution ? "the reference solution's " : "your ") + String.join(", ", loaded) + " from "
+                + folder + "/" + name + (solution ? "" : " (edit them, then run this cell again)");
     }
 
     /** The compiler's first messages for a snippet that did not compile, with the line in the learner's file. */
