@@ -172,3 +172,26 @@ def test_every_self_check_hint_names_a_section_the_notebook_has(path):
         openings = [h.split("$")[0].strip() for h in headings]
         assert any(o and named.startswith(o) for o in openings), \
             f"{q['id']}: no heading of {path.name} opens '{named}'"
+
+
+def test_diagnostics_are_shown_raw_before_the_kits_wrappers():
+    """Notebook 06 calls each diagnostics API of the JDK by hand, in a cell a learner can copy into a service, before
+    any cell uses the kit's wrapper around it: JFR's ``RecordingStream`` (before ``PinnedEvents``), the scheduler's
+    ``VirtualThreadSchedulerMXBean`` (before ``SchedulerSampler``), ``HotSpotDiagnosticMXBean.dumpThreads`` in JSON
+    (before ``ThreadDumps``' parsing)."""
+    path = next(p for p in LESSONS if p.name.startswith("06-"))
+    code = [c.source for c in cells(path) if c.cell_type == "code"]
+    raw_then_kit = {
+        r'new RecordingStream\(\)[\s\S]*\.enable\("jdk\.VirtualThreadPinned"\)\.withThreshold\([\s\S]*\.onEvent\('
+        r'[\s\S]*\.startAsync\(\)': r"PinnedEvents\.",
+        r"ManagementFactory\.getPlatformMXBean\(VirtualThreadSchedulerMXBean\.class\)": r"SchedulerSampler\.",
+        r"\.getMountedVirtualThreadCount\(\)": r"SchedulerSampler\.",
+        r"\.getQueuedVirtualThreadCount\(\)": r"SchedulerSampler\.",
+        r"getPlatformMXBean\(HotSpotDiagnosticMXBean\.class\)\s*\.dumpThreads\([^;]*ThreadDumpFormat\.JSON\)":
+            r"ThreadDumps\.(parse|containers)",
+    }
+    for raw, kit in raw_then_kit.items():
+        shown = [i for i, s in enumerate(code) if re.search(raw, s)]
+        assert shown, f"no code cell of {path.name} calls {raw}"
+        wrapped = [i for i, s in enumerate(code) if re.search(kit, s)]
+        assert not wrapped or shown[0] <= wrapped[0], f"{kit} is used before the raw call {raw}"
