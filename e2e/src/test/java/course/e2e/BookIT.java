@@ -3,6 +3,7 @@ package course.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.base.FileTrees;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -134,7 +135,7 @@ class BookIT {
             }
         } finally {
             driver.quit();
-            NotebookUiIT.deleteTree(profile);
+            FileTrees.delete(profile);
         }
 
         int internal = 0;
