@@ -150,17 +150,12 @@ public final class Reproduce implements Callable<Integer> {
                     cell(r.experiment()),
                     cell(r.article()),
                     cell(r.reported()),
-                    num(r.predicted(), r.unit()),
-                    num(r.measured(), r.unit()),
+                    r.predictedText(),
+                    r.measuredText(),
                     r.ratio(),
                     cell(r.note())));
         }
         return b.toString();
-    }
-
-    private static String num(double v, String unit) {
-        String n = Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.2f", v);
-        return n + " " + unit;
     }
 
     private static String cell(String s) {

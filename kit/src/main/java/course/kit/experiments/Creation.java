@@ -183,7 +183,8 @@ public final class Creation {
     public static long platformStackKb() {
         var hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         long kb = Long.parseLong(hotspot.getVMOption("ThreadStackSize").getValue());
-        // 0 means "the platform's default", which is 1 MB on 64-bit Linux, macOS and Windows
+        // 0 means "the OS's default"; HotSpot itself sets 1 MB on Linux/x86-64, macOS and Windows, 2 MB on
+        // Linux/aarch64
         return kb > 0 ? kb : 1_024;
     }
 

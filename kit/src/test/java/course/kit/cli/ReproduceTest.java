@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.Reproduction;
 import course.kit.Scale;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
+import tech.tablesaw.io.csv.CsvWriteOptions;
 
 class ReproduceTest {
     private static final List<Reproduction> ROWS = List.of(
@@ -45,6 +48,20 @@ class ReproduceTest {
                 md);
         assertTrue(md.contains("a \\| pipe"), "a pipe inside a cell is escaped: " + md);
         assertEquals(2 + 2, md.lines().filter(l -> l.startsWith("|")).count(), "header, rule and one line per row");
+    }
+
+    @Test
+    void theCsvReadsBackAsTheSameRowsAndFindsARowByExperimentAndArticle(@TempDir Path dir) {
+        Path csv = dir.resolve("reproduction.csv");
+        Reproduce.table(ROWS).write().csv(CsvWriteOptions.builder(csv.toFile()).build());
+        List<Reproduction> back = Reproduction.read(csv);
+        assertEquals(ROWS, back, "every field, the article's leading zeros included");
+        assertEquals(
+                ROWS.get(0),
+                Reproduction.find(back, "10,000 × sleep 1 s", "002").orElseThrow());
+        assertTrue(Reproduction.find(back, "10,000 × sleep 1 s", "003").isEmpty(), "another article's row");
+        assertEquals("50,041 ms", back.get(0).measuredText());
+        assertEquals("3.00 ×", back.get(1).measuredText());
     }
 
     @Test
