@@ -28,13 +28,15 @@ def test_a_group_runs_side_by_side_and_the_next_waits_for_it():
         return Outcome(step.name, step.name != "b", (1, 0, 0), 0.0)
 
     plan = [Step("first", []), Step("a", [], "g"), Step("b", [], "g"), Step("after", []),
-            Step("needs a", [], needs="a"), Step("needs b", [], needs="b")]
+            Step("needs a", [], needs="a"), Step("needs b", [], needs="b"),
+            Step("needs first and a", [], needs=("first", "a")), Step("needs a and b", [], needs=("a", "b"))]
     outcomes = schedule(plan, {"g": 2}, run_one)
     seen = dict(order)
     assert seen["a"] == seen["b"] == {"first"}
     assert seen["after"] == {"first", "a", "b"}
     assert "needs b" not in seen, "a step whose prerequisite failed is left out"
-    assert [o.name for o in outcomes] == ["first", "a", "b", "after", "needs a"]
+    assert "needs a and b" not in seen, "a step runs only if each of its prerequisites passed"
+    assert [o.name for o in outcomes] == ["first", "a", "b", "after", "needs a", "needs first and a"]
 
 
 def test_a_group_never_runs_more_than_its_width_at_once():
@@ -68,7 +70,10 @@ def test_the_steps_keep_the_suites_order_and_parallelism(monkeypatch):
     rest = [n for n in sorted(notebooks, reverse=True) if n not in alone]
     assert groups[2 + len(alone)] == ("notebooks", [f"notebook {n}" for n in rest] + ["browser test"])
     assert groups[3 + len(alone)] == ("audits", [f"audit {n}" for n in notebooks])
-    assert len(groups) == 4 + len(alone)
+    assert groups[4 + len(alone)] == (None, ["book (from the executed notebooks) in a browser"])
+    assert len(groups) == 5 + len(alone)
+    book = plan[-1]
+    assert set(book.needs) == {s.name for s in plan if s.name.startswith("notebook ")}, "the book needs every notebook"
     assert all(s.run[2] == "quick" for s in plan if s.name.startswith("notebook"))
     one_core = suite.plan_text(suite.steps("py", "mvn", 1, None))
     assert one_core[1] == ("checks", ["spotless:check", "grade of the stubs", "pytest tools/tests"])

@@ -40,7 +40,7 @@ THREAD_COUNT = ("System.out.println(Thread.getAllStackTraces().keySet().stream()
                 "              && !t.getName().equals(\"VirtualThread-unblocker\")).count());")
 NEXT_CELL = 'System.out.println("next cell " + (6 * 7));'
 
-# The three cells of the issue: blocked in an executor's close(), sleeping, and a pure CPU loop; and a cell
+# Three cells that once lost an interrupt: blocked in an executor's close(), sleeping, and a pure CPU loop; and a cell
 # that starts threads of its own.
 INTERRUPT_CASES = {
     "fixed-pool": ("try (var ex = java.util.concurrent.Executors.newFixedThreadPool(200)) {\n"
