@@ -263,7 +263,8 @@ class NotebookUiIT {
         return dir;
     }
 
-    private static ChromeOptions chromeOptions(Path profile) {
+    /** Headless Chromium as the course's browser tests run it (BookIT too). */
+    static ChromeOptions chromeOptions(Path profile) {
         var options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         // Without these, Chromium stalls on this closed network (update checks, sync, first-run UI).
