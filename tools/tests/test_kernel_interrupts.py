@@ -73,6 +73,25 @@ def _send(k: Kernel, how: str) -> None:
         k.km.interrupt_kernel()  # the course's kernelspec: interrupt_mode "message", an interrupt_request
 
 
+def _interrupt_idle(k: Kernel, how: str) -> None:
+    """An interrupt to an idle kernel. An ``interrupt_request`` goes on the client's control channel and the
+    kernel's ``interrupt_reply`` is awaited: the shell and control channels are not ordered with each other, so
+    only the reply says the kernel has handled it before the next cell is sent. SIGINT has no reply: the JVM runs
+    the handler on a thread of its own, which, with every core busy, may run once the next cell has started."""
+    if how == "SIGINT":
+        os.kill(k.pid(), signal.SIGINT)
+        time.sleep(0.05)  # usually handled by then; the caller accepts a handler that runs later (see below)
+        return
+    msg = k.kc.session.msg("interrupt_request", {})
+    k.kc.control_channel.send(msg)
+    deadline = time.monotonic() + IDLE_GUARD_S
+    while True:  # queue.Empty after the guard: the kernel never answered
+        reply = k.kc.get_control_msg(timeout=max(0.01, deadline - time.monotonic()))
+        if reply["parent_header"].get("msg_id") == msg["header"]["msg_id"]:
+            assert reply["msg_type"] == "interrupt_reply", reply
+            return
+
+
 def _next_cell_is_its_own(k: Kernel, known: set[str]) -> None:
     nxt = k.execute(NEXT_CELL, timeout=BUSY_GUARD_S)
     assert nxt.ok and nxt.stdout == "next 42\n", nxt.text
@@ -100,10 +119,18 @@ def test_every_interrupt_returns_the_kernel_to_idle(kernel, load):
         r = kernel.collect(msg_id, timeout=5)
         assert r.status == "error", f"{how} into '{cell}': the cell ended with {r.status}: {r.text}"
         _next_cell_is_its_own(kernel, known)
+    late = 0
     for how in idle:  # nothing runs: the interrupt must leave the kernel as it was
-        _send(kernel, how)
-        time.sleep(0.05)
+        _interrupt_idle(kernel, how)
+        if how == "SIGINT":
+            # A SIGINT handled late stops the cell that has started by then, and no later one.
+            first = kernel.execute(NEXT_CELL, timeout=BUSY_GUARD_S)
+            known.add(first.msg_id)
+            if not first.ok:
+                assert "interrupted" in first.text.lower(), first.text
+                late += 1
         _next_cell_is_its_own(kernel, known)
+    assert late < idle.count("SIGINT"), "every SIGINT to an idle kernel stopped the next cell: a stale stop request"
     assert kernel.is_alive()
     stray = kernel.foreign_outputs(known)
     assert not stray, f"outputs under another parent: {stray}"
