@@ -20,7 +20,6 @@ Runs under a Python with nbconvert and nbclient (Debian's python3-nbconvert 6.5)
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import copy
 import datetime
 import html
@@ -38,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 from course_cli.notebooks import runs_alone  # noqa: E402  (one reading of the notebook's "runs_alone")
+from course_cli.suite import Outcome, Step, schedule  # noqa: E402  (one scheduler of notebook runs)
 TEMPLATES = Path(__file__).resolve().parent / "book_template"
 PLACEHOLDER = "OWNER/REPOSITORY"
 MATHJAX = Path(os.environ.get("COURSE_MATHJAX_DIR", "/usr/share/javascript/mathjax"))
@@ -196,30 +196,30 @@ def execute(root: Path, work: Path, scale: str, at_once: int, python: str = sys.
         nbformat.write(prepare(nbformat.read(nb, as_version=4)), src / nb.name)
     env = dict(os.environ, COURSE_SCALE=scale, COURSE_EXERCISES_DIR=str(root / "solutions"))
 
-    def run(nb: Path) -> tuple[Path, int, str, float]:
-        t0 = time.monotonic()
-        cmd = [python, str(root / "tools" / "run_notebook.py"), str(src / nb.name), "--out", str(done),
-               "--scale", scale] + (["--timeout", str(timeout)] if timeout else [])
-        r = subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           encoding="utf-8", errors="replace")
-        return nb, r.returncode, r.stdout, time.monotonic() - t0
+    def command(nb: Path) -> list[str]:
+        return [python, str(root / "tools" / "run_notebook.py"), str(src / nb.name), "--out", str(done),
+                "--scale", scale] + (["--timeout", str(timeout)] if timeout else [])
 
     failed = []
 
-    def report(nb: Path, rc: int, out: str, took: float) -> None:
-        say(f"{nb.name}: {'executed' if rc == 0 else 'FAILED'} in {took:.0f} s")
-        if rc != 0:
-            print(out, end="" if out.endswith("\n") else "\n", flush=True)
-            failed.append(nb.name)
+    def run_one(step: Step) -> Outcome:
+        t0 = time.monotonic()
+        r = subprocess.run(step.run, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           encoding="utf-8", errors="replace")
+        took = time.monotonic() - t0
+        say(f"{step.name}: {'executed' if r.returncode == 0 else 'FAILED'} in {took:.0f} s")
+        if r.returncode != 0:
+            print(r.stdout, end="" if r.stdout.endswith("\n") else "\n", flush=True)
+            failed.append(step.name)
+        return Outcome(step.name, r.returncode == 0, (0, 0, 0), took)
 
+    # As ./course test runs them: the runs_alone ones first, one at a time; then the others, the longer ones (the
+    # later chapters) first, ``at_once`` at a time.
     all_notebooks = notebooks(root)
     alone = [nb for nb in all_notebooks if runs_alone(nb)]
-    for nb in alone:
-        report(*run(nb))
-    with concurrent.futures.ThreadPoolExecutor(at_once) as pool:
-        # the longer ones (the later chapters) first
-        for result in pool.map(run, [nb for nb in reversed(all_notebooks) if nb not in alone]):
-            report(*result)
+    schedule([Step(nb.name, command(nb)) for nb in alone]
+             + [Step(nb.name, command(nb), "book") for nb in reversed(all_notebooks) if nb not in alone],
+             {"book": at_once}, run_one)
     if failed:
         raise RuntimeError("notebooks that failed: " + ", ".join(failed))
     return done
