@@ -18,10 +18,12 @@ final class Classpaths {
             "org.junit.platform.commons.annotation.Testable",
             "org.opentest4j.AssertionFailedError",
             "org.apiguardian.api.API",
+            "net.jqwik.api.Property",
             "course.kit.Probe");
     /** What a forked test JVM needs on top: the engine, the launcher and the grader's worker. */
     private static final List<String> RUNTIME = List.of(
             "org.junit.jupiter.engine.JupiterTestEngine",
+            "net.jqwik.engine.JqwikTestEngine",
             "org.junit.platform.engine.TestEngine",
             "org.junit.platform.launcher.core.LauncherFactory",
             "course.grader.TestWorker");

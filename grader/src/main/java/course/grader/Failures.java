@@ -12,6 +12,9 @@ import org.opentest4j.MultipleFailuresError;
  */
 final class Failures {
     private static final int MAX = 700;
+    /** The most of a property's failing input that a message shows. */
+    private static final int EXAMPLE_MAX = 300;
+
     private static final List<String> NOT_LEARNER = List.of(
             "java.",
             "javax.",
@@ -67,6 +70,12 @@ final class Failures {
             text = "threw " + thrown(t, testClasses);
         }
         return text.length() <= MAX ? text : text.substring(0, MAX - 1) + "…";
+    }
+
+    /** {@code message} followed by the simplest input that a property found failing. */
+    static String withExample(String message, String example) {
+        String shown = example.length() <= EXAMPLE_MAX ? example : example.substring(0, EXAMPLE_MAX - 1) + "…";
+        return message + "\n  for example: " + shown;
     }
 
     private static String thrown(Throwable t, Set<String> testClasses) {

@@ -37,7 +37,7 @@ final class ForkedTests {
 
     /** A test the JVM found. */
     record Planned(String uniqueId, String className, String name, int points, String visibility) {
-        private static final Pattern METHOD = Pattern.compile("\\[method:([^(\\]]+)\\(");
+        private static final Pattern METHOD = Pattern.compile("\\[(?:method|property):([^(\\]]+)\\(");
 
         /** The test method's name, from its unique id (empty for a test that is not a method). */
         String method() {

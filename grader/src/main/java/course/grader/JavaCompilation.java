@@ -60,6 +60,7 @@ final class JavaCompilation {
                     "--enable-preview", // exercise 07 uses StructuredTaskScope, a preview API in JDK 25
                     "-proc:none",
                     "-g",
+                    "-parameters", // a property's failing input names its parameters (brew = PT0.0019S)
                     "-nowarn",
                     "-encoding",
                     "UTF-8",

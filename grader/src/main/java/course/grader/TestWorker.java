@@ -10,13 +10,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.TestTag;
+import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -106,24 +110,29 @@ public final class TestWorker {
                 .configurationParameter("junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD")
                 .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
                 .configurationParameter("junit.platform.stacktrace.pruning.enabled", "true")
+                .configurationParameters(
+                        PropertyTests.configuration(results.toAbsolutePath().getParent()))
                 .build();
         Launcher launcher = session.getLauncher();
         TestPlan plan = launcher.discover(request);
-        for (TestIdentifier root : plan.getRoots()) {
-            for (TestIdentifier id : plan.getDescendants(root)) {
-                if (id.isTest()) { // in the order the test classes declare (@TestMethodOrder with @Order)
-                    out.println(Wire.line(
-                            Wire.PLAN,
-                            id.getUniqueId(),
-                            className(id),
-                            id.getDisplayName(),
-                            Integer.toString(points(id)),
-                            visibility(id)));
-                }
-            }
+        for (TestIdentifier id : PropertyTests.inDeclaredOrder(plan)) { // @Order, for Jupiter's tests and jqwik's
+            out.println(Wire.line(
+                    Wire.PLAN,
+                    id.getUniqueId(),
+                    className(id),
+                    id.getDisplayName(),
+                    Integer.toString(points(id)),
+                    visibility(id)));
         }
         if (!mode.equals("discover")) {
-            launcher.execute(plan, new Listener(out, testClasses));
+            Listener listener = new Listener(out, testClasses);
+            Thread watchdog = Thread.ofPlatform()
+                    .daemon()
+                    .name("grader-watchdog")
+                    .start(() -> listener.watch(
+                            TimeUnit.SECONDS.toNanos(PropertyTests.LIMIT_FACTOR * Long.parseLong(timeout))));
+            launcher.execute(plan, listener);
+            watchdog.interrupt();
         }
         out.println(Wire.line(Wire.DONE));
         out.flush();
@@ -163,18 +172,69 @@ public final class TestWorker {
                 .orElse("");
     }
 
-    private record Listener(PrintWriter out, Set<String> testClasses) implements TestExecutionListener {
+    /**
+     * Reports each test as it ends. Jupiter's timeout ends a Jupiter test; a jqwik property, which has none,
+     * is ended by {@link #watch}. A property's failure also says "for example: …", from jqwik's report of it.
+     */
+    private static final class Listener implements TestExecutionListener {
+        private final PrintWriter out;
+        private final Set<String> testClasses;
+        private final Map<String, String> reports = new ConcurrentHashMap<>();
+        private volatile String runningProperty;
+        private volatile long startedAt;
+
+        Listener(PrintWriter out, Set<String> testClasses) {
+            this.out = out;
+            this.testClasses = testClasses;
+        }
+
+        /** Ends the JVM when a property runs longer than {@code limitNanos}; returns when interrupted. */
+        void watch(long limitNanos) {
+            try {
+                while (true) {
+                    Thread.sleep(100);
+                    String id = runningProperty;
+                    if (id != null && System.nanoTime() - startedAt > limitNanos) {
+                        synchronized (out) {
+                            out.println(Wire.line(
+                                    Wire.END,
+                                    id,
+                                    "TIMED_OUT",
+                                    PropertyTests.timedOut(TimeUnit.NANOSECONDS.toSeconds(limitNanos))));
+                            out.flush();
+                        }
+                        Runtime.getRuntime().halt(3);
+                    }
+                }
+            } catch (InterruptedException e) {
+                // the tests are over
+            }
+        }
+
         @Override
         public void executionStarted(TestIdentifier id) {
             if (id.isTest()) {
-                out.println(Wire.line(Wire.START, id.getUniqueId()));
+                if (PropertyTests.isProperty(id)) {
+                    startedAt = System.nanoTime();
+                    runningProperty = id.getUniqueId();
+                }
+                synchronized (out) {
+                    out.println(Wire.line(Wire.START, id.getUniqueId()));
+                }
             }
+        }
+
+        @Override
+        public void reportingEntryPublished(TestIdentifier id, ReportEntry entry) {
+            entry.getKeyValuePairs().values().forEach(v -> reports.merge(id.getUniqueId(), v, (a, b) -> a + "\n" + b));
         }
 
         @Override
         public void executionSkipped(TestIdentifier id, String reason) {
             if (id.isTest()) {
-                out.println(Wire.line(Wire.END, id.getUniqueId(), "SKIPPED", "skipped: " + reason));
+                synchronized (out) {
+                    out.println(Wire.line(Wire.END, id.getUniqueId(), "SKIPPED", "skipped: " + reason));
+                }
             }
         }
 
@@ -183,15 +243,24 @@ public final class TestWorker {
             Throwable t = result.getThrowable().orElse(null);
             String message = t == null ? "" : Failures.describe(t, testClasses);
             if (id.isTest()) {
+                runningProperty = null;
+                String example = PropertyTests.example(reports.remove(id.getUniqueId()));
+                if (t != null && example != null) {
+                    message = Failures.withExample(message, example);
+                }
                 boolean timedOut = t != null && Failures.isTimeout(t);
                 String status = timedOut ? "TIMED_OUT" : result.getStatus().name();
-                out.println(Wire.line(Wire.END, id.getUniqueId(), status, message));
-                if (timedOut) {
-                    out.flush();
-                    Runtime.getRuntime().halt(3);
+                synchronized (out) {
+                    out.println(Wire.line(Wire.END, id.getUniqueId(), status, message));
+                    if (timedOut) {
+                        out.flush();
+                        Runtime.getRuntime().halt(3);
+                    }
                 }
             } else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
-                out.println(Wire.line(Wire.CONTAINER, id.getUniqueId(), message));
+                synchronized (out) {
+                    out.println(Wire.line(Wire.CONTAINER, id.getUniqueId(), message));
+                }
             }
         }
     }

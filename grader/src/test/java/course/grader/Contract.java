@@ -41,8 +41,8 @@ record Contract(String exercise, List<Sentence> sentences) {
     private static final Pattern ITEM = Pattern.compile("^(\\d+)\\. (.*)$");
     private static final Pattern TESTS_LINE = Pattern.compile("^\\s+- Tests: (.*)$");
     private static final Pattern NAME = Pattern.compile("`([A-Za-z_$][A-Za-z0-9_$]*)`");
-    private static final Pattern TEST_METHOD =
-            Pattern.compile("@(?:Test|ParameterizedTest|RepeatedTest)\\b[\\s\\S]*?\\bvoid\\s+(\\w+)\\s*\\(");
+    private static final Pattern TEST_METHOD = Pattern.compile(
+            "@(?:Test|ParameterizedTest|RepeatedTest|Property|Example)\\b[\\s\\S]*?\\bvoid\\s+(\\w+)\\s*\\(");
 
     /** The README of {@code exercise} in the course folder {@code root}. */
     static Path readme(Path root, String exercise) {

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
  * {@code @TestMethodOrder(MethodOrderer.OrderAnnotation.class)} and {@code @Order(1..n)}, one per test.
  */
 class ExerciseTestOrderTest {
-    private static final Pattern TEST = Pattern.compile("@(Test|ParameterizedTest|RepeatedTest|TestFactory)\\b");
-    private static final Pattern ORDER = Pattern.compile("@Order\\((\\d+)\\)");
+    private static final Pattern TEST =
+            Pattern.compile("@(Test|ParameterizedTest|RepeatedTest|TestFactory|Property|Example)\\b");
+    private static final Pattern ORDER = Pattern.compile("@(?:Order|TestOrder)\\((\\d+)\\)");
 
     static List<Path> testClasses() throws IOException {
         Path root = Courses.root();
