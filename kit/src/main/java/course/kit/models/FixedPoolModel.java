@@ -6,8 +6,8 @@ import course.kit.experiments.PoolMath;
 import java.time.Duration;
 
 /** Notebook 03's predictions: waves, Little's law, and uneven tasks on a FIFO pool. */
-public final class BatchModel {
-    private BatchModel() {}
+public final class FixedPoolModel {
+    private FixedPoolModel() {}
 
     /** {@code n} tasks of {@code t} on a fixed pool of {@code p}: ⌈N/P⌉ · t. */
     public static Prediction.Model waves(int n, int p, Duration t) {
@@ -36,6 +36,16 @@ public final class BatchModel {
                         "the largest pool's L ÷ W: no pool caps virtual clients")
                 .ifNear(clients * w.toNanos() / 1e9, "L · W: Little's law divides by W, λ = L / W")
                 .ifNear(PoolMath.littleThroughput(1, w), "one call at a time: all L clients wait at once");
+    }
+
+    /** Section 3's makespan with the long task first, worked out under its chart: 4u. */
+    public static Duration longFirstMakespan(Duration u) {
+        return u.multipliedBy(4);
+    }
+
+    /** Section 3's makespan with the long task last, worked out under its chart: 2u + 4u. */
+    public static Duration longLastMakespan(Duration u) {
+        return u.multipliedBy(6);
     }
 
     /**

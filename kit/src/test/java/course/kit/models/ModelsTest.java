@@ -34,9 +34,9 @@ class ModelsTest {
                 CreationModel.parked(1024),
                 CafeModel.virtual(10_000, 200, t, 2, Duration.ofMillis(30)),
                 CafeModel.bigPool(10_000, 1_000, t, 2, Duration.ofMillis(1)),
-                BatchModel.waves(11, 10, t),
-                BatchModel.little(4_000, Duration.ofMillis(50), 2, 50),
-                BatchModel.longLast(t, t.multipliedBy(6)),
+                FixedPoolModel.waves(11, 10, t),
+                FixedPoolModel.little(4_000, Duration.ofMillis(50), 2, 50),
+                FixedPoolModel.longLast(t, t.multipliedBy(6)),
                 IoCpuModel.cpuBound(12, 2, Duration.ofMillis(50)),
                 IoCpuModel.ioBound(100, 2, t),
                 IoCpuModel.virtualPool(600, 200, 2, t),
@@ -57,7 +57,9 @@ class ModelsTest {
             assertTrue(!m.formula().isBlank() && m.value() > 0, m.formula() + " = " + m.value());
         }
         assertEquals(
-                80_000, BatchModel.little(4_000, Duration.ofMillis(50), 2, 50).value(), 1e-6);
+                80_000,
+                FixedPoolModel.little(4_000, Duration.ofMillis(50), 2, 50).value(),
+                1e-6);
         assertEquals(10_000, ThrottleModel.rate(50, Duration.ofMillis(5)).value(), 1e-6);
         assertEquals(
                 "permits / t = 50 / 5 ms",
