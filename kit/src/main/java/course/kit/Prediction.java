@@ -18,13 +18,19 @@ import org.jsoup.nodes.Entities;
  * var perThread = Prediction.of("µs to start one platform thread", 0, "µs");                    // your guess
  * }</pre>
  *
- * After the experiment, one line in the experiment's cell:
+ * After the experiment, one line in the experiment's cell, with the model from {@code course.kit.models} (one class
+ * per notebook), so that neither the formula nor the hints are on screen while the learner guesses:
  *
  * <pre>{@code
- * guess.against(Prediction.Model.of("⌈N/P⌉ · t", PoolModel.batchTime(customers, baristas, brew))
+ * guess.against(CafeModel.pool(customers, baristas, brew, cores), pool.elapsed());
+ * }</pre>
+ *
+ * where the kit builds the model as
+ *
+ * <pre>{@code
+ * Prediction.Model.of("⌈N/P⌉ · t", PoolModel.batchTime(customers, baristas, brew))
  *         .ifNear(brew, "one wave, t: the pool brews 200 at once, so 10,000 customers need 50 waves")
- *         .ifNear(brew.multipliedBy(customers), "N · t, one customer at a time: 200 baristas brew at once"),
- *     pool.elapsed());
+ *         .ifNear(brew.multipliedBy(customers), "N · t, one customer at a time: 200 baristas brew at once");
  * }</pre>
  *
  * <p>It shows the three figures side by side (your prediction, the model's with its formula, the measurement)

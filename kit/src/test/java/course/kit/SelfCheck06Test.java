@@ -35,7 +35,7 @@ class SelfCheck06Test {
         wrong("06.3", 1, two); // only the initialiser
         wrong("06.3", 1_000, two); // every reader
         wrong("06.3", 3, two);
-        String three = "§ 3 · File I/O holds the carrier";
+        String three = "§ 3 · File I/O and the carriers";
         wrong("06.4", Duration.ofMillis(50), three, "1.25", "1,250"); // a socket's answer: every read at once
         wrong("06.4", Duration.ofSeconds(10), three); // N · t, one read at a time
         wrong("06.4", Duration.ofMillis(1_350), three); // 8 % off: outside the tolerance
