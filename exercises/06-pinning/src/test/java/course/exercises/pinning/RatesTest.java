@@ -195,7 +195,7 @@ class RatesTest {
     }
 
     @TestOrder(2)
-    @Property(seed = "2060002", tries = 40)
+    @Property(seed = "2060002", tries = 25)
     @net.jqwik.api.Tag("points:1")
     @Label("any table, any rates (0.0, NaN, infinities too): each call answers its currency's rate or throws"
             + " IllegalArgumentException for one the table lacks, from one fetch")
@@ -375,7 +375,7 @@ class RatesTest {
     }
 
     @TestOrder(7)
-    @Property(seed = "2060007", tries = 30)
+    @Property(seed = "2060007", tries = 20)
     @net.jqwik.api.Tag("points:1")
     @Label("a failed fetch is not remembered: the call throws the fetch's own exception (checked, unchecked or an"
             + " Error, with or without a cause), and the next call fetches again")
@@ -508,7 +508,7 @@ class RatesTest {
     }
 
     @TestOrder(8)
-    @Property(seed = "2060008", tries = 30)
+    @Property(seed = "2060008", tries = 20)
     @net.jqwik.api.Tag("points:2")
     @Label("callers parked waiting for a fetch that throws (any kind) wake up: each throws that failure or fetches"
             + " again, one fetch at a time")

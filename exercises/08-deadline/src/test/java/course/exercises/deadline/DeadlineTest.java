@@ -373,7 +373,7 @@ class DeadlineTest {
     }
 
     @TestOrder(5)
-    @Property(seed = "2080005", tries = 30)
+    @Property(seed = "2080005", tries = 20)
     @net.jqwik.api.Tag("points:2")
     @Label("any budget from half a second to 292 years, to the nanosecond: a call that answers in it gives its"
             + " result, null too")
@@ -390,7 +390,7 @@ class DeadlineTest {
     }
 
     @TestOrder(6)
-    @Property(seed = "2080006", tries = 40)
+    @Property(seed = "2080006", tries = 28)
     @net.jqwik.api.Tag("points:2")
     @Label("a failed call, whatever it throws (checked, unchecked, an Error, with or without a cause): at once an"
             + " ExecutionException whose cause is the call's own")
@@ -482,7 +482,7 @@ class DeadlineTest {
     }
 
     @TestOrder(10)
-    @Property(seed = "2080010", tries = 24)
+    @Property(seed = "2080010", tries = 16)
     @net.jqwik.api.Tag("points:2")
     @Label("any budget that runs out (under a millisecond, zero, negative to -292 years): the call starts, is"
             + " interrupted and has ended, then TimeoutException")
@@ -581,7 +581,7 @@ class DeadlineTest {
     }
 
     @TestOrder(13)
-    @Property(seed = "2080013", tries = 24)
+    @Property(seed = "2080013", tries = 16)
     @net.jqwik.api.Tag("points:2")
     @Label("the caller interrupted before or while it waits, once or again while the call stops, under any budget:"
             + " the call is interrupted, has ended, then InterruptedException")
@@ -622,7 +622,7 @@ class DeadlineTest {
     }
 
     @TestOrder(14)
-    @Property(seed = "2080014", tries = 12)
+    @Property(seed = "2080014", tries = 8)
     @net.jqwik.api.Tag("points:2")
     @Label("interrupts (one or several) while call waits for a cancelled call to end: it still waits, and the"
             + " interrupt is kept")
