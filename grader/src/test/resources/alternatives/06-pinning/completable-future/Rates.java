@@ -35,7 +35,7 @@ public final class Rates {
             try {
                 t = Map.copyOf(source.fetch());
                 mine.complete(t);
-            } catch (Exception e) {
+            } catch (Throwable e) { // an Error too: the waiters must hear of every failure
                 table.set(null); // forgotten before anyone hears of it: the next call fetches again
                 mine.completeExceptionally(e);
                 throw e;

@@ -45,9 +45,14 @@ public final class Rates {
                 break;
             }
             Thread me = Thread.currentThread();
-            waiters.add(me);
-            while (table == null && fetching.get()) LockSupport.park(this); // woken when the fetch ends
-            waiters.remove(me);
+            while (table == null && fetching.get()) {
+                // in the queue before each look: a fetch that ends after the look finds this thread there and
+                // unparks it (a waiter woken by a failed fetch, that parks again for the next one, is polled
+                // from the queue already and must add itself again)
+                waiters.add(me);
+                if (table == null && fetching.get()) LockSupport.park(this); // woken when the fetch ends
+                waiters.remove(me);
+            }
         }
         Double r = t.get(currency);
         if (r == null) throw new IllegalArgumentException("no rate for " + currency);

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import course.base.Failure;
+import course.base.TestOrder;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashSet;
@@ -25,6 +27,14 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Label;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.RandomDistribution;
+import net.jqwik.api.constraints.IntRange;
 
 /**
  * The course's tests for exercise 08. Each test's {@code points:N} tag is what it is worth.
@@ -32,6 +42,11 @@ import org.junit.jupiter.api.Timeout;
  * <p>No verdict depends on the clock. The downstream calls wait on latches that only an interrupt or the test
  * ends; the tests watch thread states and what the call saw. The few time limits are guards that only a wrong
  * implementation reaches (a correct one is done in milliseconds), so that it fails fast instead of hanging.
+ *
+ * <p>The properties (jqwik, fixed seeds) try budgets to the nanosecond: under and above a second, whole seconds,
+ * days and years up to {@code Long.MAX_VALUE} nanoseconds, zero and negative ones; every kind of failure
+ * ({@link Failure}: checked, unchecked, {@link Error}s, with and without a cause); and interrupts at each stage of
+ * the call, one or several.
  */
 @DisplayName("Deadline.call")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -44,6 +59,77 @@ class DeadlineTest {
 
     /** How long a test waits for something a correct implementation does at once. */
     private static final Duration GUARD = Duration.ofSeconds(3);
+
+    /** {@code Long.MAX_VALUE} nanoseconds, about 292 years: the longest budget the tests use, either way. */
+    private static final long MOST = Long.MAX_VALUE;
+
+    /**
+     * Budgets a call that answers at once always meets: from half a second to 292 years, to the nanosecond (whole
+     * seconds, a second and a fraction, days past {@code Integer.MAX_VALUE} milliseconds, the longest of all).
+     */
+    @Provide
+    Arbitrary<Duration> ampleBudgets() {
+        return Arbitraries.oneOf(
+                        Arbitraries.longs().between(500_000_000L, 999_999_999L),
+                        Arbitraries.longs().between(1, 100_000).map(s -> s * 1_000_000_000L),
+                        Arbitraries.longs().between(1_000_000_000L, 100_000_000_000_000L),
+                        Arbitraries.longs().between(Integer.MAX_VALUE * 1_000_000L, MOST)
+                                .withDistribution(RandomDistribution.uniform()))
+                .map(Duration::ofNanos);
+    }
+
+    /**
+     * Budgets that run out while the call waits: up to 20 ms, to the nanosecond (under a millisecond too), zero, and
+     * negative ones down to -292 years.
+     */
+    @Provide
+    Arbitrary<Duration> shortBudgets() {
+        return Arbitraries.oneOf(
+                        Arbitraries.longs().between(1, 999_999),
+                        Arbitraries.longs().between(1_000_000, 20_000_000),
+                        Arbitraries.of(0L, -1L, -999_999_999L, Long.MIN_VALUE),
+                        Arbitraries.longs().between(Long.MIN_VALUE, -1))
+                .map(Duration::ofNanos);
+    }
+
+    /** What the property's caller saw, on a thread of its own: the result or what was thrown. */
+    record Outcome(Object result, Throwable thrown, boolean interruptedOnReturn) {
+        @Override
+        public String toString() {
+            return thrown == null ? "returned " + result : "threw " + thrown;
+        }
+    }
+
+    /** Calls {@code Deadline.call(downstream, budget)} on a virtual thread; fails with {@code why} after GUARD. */
+    static Outcome callWithin(Callable<?> downstream, Duration budget, String why) throws InterruptedException {
+        return callWithin(caller -> downstream, budget, why);
+    }
+
+    /** As above, with a downstream call made for the caller's thread. */
+    static Outcome callWithin(java.util.function.Function<Thread, Callable<?>> downstreamFor, Duration budget,
+            String why) throws InterruptedException {
+        var outcome = new java.util.concurrent.atomic.AtomicReference<Outcome>();
+        var downstreamRef = new java.util.concurrent.atomic.AtomicReference<Callable<?>>();
+        Thread caller = Thread.ofVirtual().name("caller").unstarted(() -> {
+            Callable<?> downstream = downstreamRef.get();
+            Object result = null;
+            Throwable thrown = null;
+            try {
+                result = Deadline.call(downstream, budget);
+            } catch (Throwable t) {
+                thrown = t;
+            }
+            outcome.set(new Outcome(result, thrown, Thread.currentThread().isInterrupted()));
+        });
+        downstreamRef.set(downstreamFor.apply(caller));
+        caller.start();
+        if (!caller.join(GUARD)) {
+            caller.interrupt();
+            fail(why);
+        }
+        if (outcome.get().thrown() instanceof UnsupportedOperationException notWritten) throw notWritten;
+        return outcome.get();
+    }
 
     /**
      * A downstream call that waits until it is interrupted (nothing else ends its wait). A stubborn one then
@@ -109,8 +195,14 @@ class DeadlineTest {
         volatile boolean interruptedOnReturn;
 
         Caller(Blocking downstream, Duration budget) {
+            this(downstream, budget, false);
+        }
+
+        /** With {@code interruptedFirst}, the caller's thread is already interrupted when it calls. */
+        Caller(Blocking downstream, Duration budget, boolean interruptedFirst) {
             this.downstream = downstream;
             this.thread = Thread.ofVirtual().name("caller").start(() -> {
+                if (interruptedFirst) Thread.currentThread().interrupt();
                 try {
                     result = Deadline.call(downstream, budget);
                 } catch (Throwable t) {
@@ -147,6 +239,19 @@ class DeadlineTest {
         void awaitState(Duration limit, Thread.State... states) throws InterruptedException {
             long deadline = System.nanoTime() + limit.toNanos();
             while (System.nanoTime() < deadline && !returned() && !List.of(states).contains(thread.getState())) {
+                Thread.sleep(1);
+            }
+        }
+
+        /**
+         * Waits until the caller's wait has seen its interrupt (the status is cleared) and it waits again, parked,
+         * or has returned; at most 500 ms (a wait that keeps the status set is then left to it).
+         */
+        void awaitInterruptSeen() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            while (System.nanoTime() < deadline && !returned()
+                    && (thread.isInterrupted()
+                            || !List.of(Thread.State.WAITING, Thread.State.BLOCKED).contains(thread.getState()))) {
                 Thread.sleep(1);
             }
         }
@@ -254,23 +359,61 @@ class DeadlineTest {
         assertNull(Deadline.call(() -> null, AMPLE), "call(() -> null, 1 min)");
     }
 
-    @Test
-    @Order(5)
-    @Tag("points:2")
-    @DisplayName("a failed call: ExecutionException with the call's own exception as cause, checked or not")
-    void failureKeepsItsCause() {
-        var refused = new IOException("downstream refused");
-        var e = assertThrows(ExecutionException.class, () -> Deadline.call(() -> { throw refused; }, AMPLE),
-                "a call that throws IOException");
-        assertSame(refused, e.getCause(), "the cause must be the call's own exception, not " + e.getCause());
-        var broken = new IllegalStateException("downstream broken");
-        var f = assertThrows(ExecutionException.class, () -> Deadline.call(() -> { throw broken; }, AMPLE),
-                "a call that throws IllegalStateException");
-        assertSame(broken, f.getCause(), "the cause must be the call's own exception, not " + f.getCause());
+    /** A call that answers once its caller waits for it (so that the answer is never there before the wait). */
+    static Callable<Object> answersOnceTheCallerWaits(Thread caller, Object answer) {
+        return () -> {
+            long deadline = System.nanoTime() + GUARD.toNanos();
+            while (System.nanoTime() < deadline
+                    && !List.of(Thread.State.WAITING, Thread.State.TIMED_WAITING, Thread.State.BLOCKED)
+                            .contains(caller.getState())) {
+                Thread.sleep(1);
+            }
+            return answer;
+        };
+    }
+
+    @TestOrder(5)
+    @Property(seed = "2080005", tries = 20)
+    @net.jqwik.api.Tag("points:2")
+    @Label("any budget from half a second to 292 years, to the nanosecond: a call that answers in it gives its"
+            + " result, null too")
+    void resultWithinAnyBudget(@ForAll("ampleBudgets") Duration budget, @ForAll boolean nullAnswer)
+            throws Exception {
+        Object answer = nullAnswer ? null : "row 7";
+        Outcome o = callWithin(caller -> answersOnceTheCallerWaits(caller, answer), budget,
+                "call had not returned " + GUARD.toSeconds() + " s after the call answered " + answer
+                        + ", within a budget of " + budget);
+        assertTrue(o.thrown() == null, "a call that answered " + answer + " at once, within a budget of " + budget
+                + ": call " + o + " (is the budget read whole, Duration.toNanos, not getNano, toSeconds, or an int?)");
+        assertEquals(answer, o.result(), "call(answers " + answer + ", " + budget + ")");
+        assertTrue(!o.interruptedOnReturn(), "the caller's thread was left interrupted, and nobody interrupted it");
+    }
+
+    @TestOrder(6)
+    @Property(seed = "2080006", tries = 28)
+    @net.jqwik.api.Tag("points:2")
+    @Label("a failed call, whatever it throws (checked, unchecked, an Error, with or without a cause): at once an"
+            + " ExecutionException whose cause is the call's own")
+    void failureKeepsItsCause(@ForAll Failure.Kind kind, @ForAll boolean withCause,
+            @ForAll("ampleBudgets") Duration budget) throws Exception {
+        var failure = new Failure(kind, withCause);
+        Throwable own = failure.create("downstream refused");
+        Outcome o = callWithin(() -> {
+                    if (own instanceof Exception e) throw e;
+                    throw (Error) own;
+                }, budget, "the call threw " + failure + " at once, but call had not returned " + GUARD.toSeconds()
+                        + " s later, with a budget of " + budget + " (does the call's thread catch Exception only? An"
+                        + " Error is a failure too: then nobody completes the result, and call waits out the budget)");
+        assertTrue(o.thrown() instanceof ExecutionException, "a call that throws " + failure + ", budget " + budget
+                + ": expected ExecutionException, but call " + o + (kind.isError() && o.thrown() instanceof TimeoutException
+                        ? " (does the call's thread catch Exception only? An Error is a failure too)" : ""));
+        assertSame(own, o.thrown().getCause(), "the cause must be the call's own " + failure + ", as it was thrown"
+                + " (not wrapped again, not its cause), not " + o.thrown().getCause());
+        assertTrue(!o.interruptedOnReturn(), "the caller's thread was left interrupted, and nobody interrupted it");
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     @Tag("points:3")
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     @DisplayName("the budget runs out: the call is interrupted, has ended, and TimeoutException is thrown")
@@ -290,7 +433,7 @@ class DeadlineTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     @Tag("points:3")
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     @DisplayName("a call that ignores the interrupt is waited for before TimeoutException")
@@ -317,7 +460,7 @@ class DeadlineTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     @Tag("points:2")
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     @DisplayName("a budget of zero or less: the call still starts, is interrupted and has ended, then TimeoutException")
@@ -338,8 +481,39 @@ class DeadlineTest {
         }
     }
 
+    @TestOrder(10)
+    @Property(seed = "2080010", tries = 16)
+    @net.jqwik.api.Tag("points:2")
+    @Label("any budget that runs out (under a millisecond, zero, negative to -292 years): the call starts, is"
+            + " interrupted and has ended, then TimeoutException")
+    void everyBudgetThatRunsOutCancelsTheCall(@ForAll("shortBudgets") Duration budget, @ForAll boolean stubborn)
+            throws Exception {
+        var caller = new Caller(new Blocking(stubborn), budget);
+        try {
+            caller.awaitDownstreamInterruptedOrReturned();
+            if (!caller.downstream.wasInterrupted() && !caller.returned()) {
+                fail("a budget of " + budget + " ran out, but " + GUARD.toSeconds() + " s later call had neither"
+                        + " interrupted the call nor returned (is the budget rounded to whole milliseconds, and a"
+                        + " wait of 0 ms taken for no limit?)");
+            }
+            caller.letTheDownstreamEnd();
+            caller.awaitReturn("call had not returned " + GUARD.toSeconds() + " s after a budget of " + budget
+                    + " ran out");
+            assertTrue(caller.downstream.started.getCount() == 0,
+                    "the call never started with a budget of " + budget + ": it must always start");
+            assertTrue(caller.thrown instanceof TimeoutException, "a budget of " + budget + ": expected"
+                    + " TimeoutException, got " + (caller.thrown == null ? "the result " + caller.result : caller.thrown));
+            assertTrue(caller.downstream.wasInterrupted(), "a budget of " + budget + ": the call was never interrupted");
+            assertTrue(caller.downstreamEndedOnReturn, "a budget of " + budget + ": call returned while the cancelled"
+                    + " call" + (stubborn ? ", which ignores its interrupt for a while," : "") + " was still running");
+            assertTrue(!caller.interruptedOnReturn, "the caller's thread was left interrupted, and nobody interrupted it");
+        } finally {
+            caller.cleanUp();
+        }
+    }
+
     @Test
-    @Order(9)
+    @Order(11)
     @Tag("points:2")
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     @DisplayName("the caller is interrupted while it waits: the call is interrupted, has ended, then InterruptedException")
@@ -362,7 +536,7 @@ class DeadlineTest {
     }
 
     @Test
-    @Order(10)
+    @Order(12)
     @Tag("points:2")
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     @DisplayName("the caller is interrupted while it waits: a call that ignores the interrupt is waited for")
@@ -389,36 +563,94 @@ class DeadlineTest {
         }
     }
 
-    @Test
-    @Order(11)
-    @Tag("points:2")
-    @Timeout(value = 30, unit = TimeUnit.SECONDS)
-    @DisplayName("an interrupt while call waits for a cancelled call to end: it still waits, and the interrupt is kept")
-    void anInterruptDuringTheWaitForTheEndIsKept() throws Exception {
-        var caller = new Caller(new Blocking(true), SHORT);
+    /** When the caller's thread is interrupted. */
+    enum Stage {
+        ON_ENTRY("already interrupted when it calls"),
+        WHILE_IT_WAITS("interrupted while it waits for the result");
+
+        private final String shown;
+
+        Stage(String shown) {
+            this.shown = shown;
+        }
+
+        @Override
+        public String toString() {
+            return shown;
+        }
+    }
+
+    @TestOrder(13)
+    @Property(seed = "2080013", tries = 16)
+    @net.jqwik.api.Tag("points:2")
+    @Label("the caller interrupted before or while it waits, once or again while the call stops, under any budget:"
+            + " the call is interrupted, has ended, then InterruptedException")
+    void anInterruptAtAnyStageCancelsTheCall(@ForAll Stage stage, @ForAll boolean stubborn,
+            @ForAll @IntRange(min = 1, max = 3) int interrupts, @ForAll("ampleBudgets") Duration budget)
+            throws Exception {
+        var caller = new Caller(new Blocking(stubborn), budget, stage == Stage.ON_ENTRY);
+        String what = "the caller " + stage + " (budget " + budget + ")";
+        try {
+            if (stage == Stage.WHILE_IT_WAITS) {
+                caller.awaitStarted();
+                caller.awaitWaiting();
+                caller.thread.interrupt();
+            }
+            caller.awaitDownstreamInterruptedOrReturned();
+            if (!caller.downstream.wasInterrupted() && !caller.returned()) {
+                fail(what + ", but " + GUARD.toSeconds() + " s later call had neither interrupted the call nor"
+                        + " returned (an interrupt already set when call starts to wait counts too: keep it)");
+            }
+            for (int i = 1; i < interrupts && stubborn && !caller.returned(); i++) {
+                caller.awaitInterruptSeen();
+                caller.thread.interrupt(); // again, while call waits for the cancelled call to end
+            }
+            caller.letTheDownstreamEnd();
+            caller.awaitReturn("call had not returned " + GUARD.toSeconds() + " s after " + what);
+            assertTrue(caller.thrown instanceof InterruptedException, what + ": expected InterruptedException, got "
+                    + (caller.thrown == null ? "the result " + caller.result : caller.thrown));
+            if (caller.downstream.started.getCount() == 0) {
+                assertTrue(caller.downstream.wasInterrupted(), what + ": call threw InterruptedException but never"
+                        + " interrupted the call it started: it is left running");
+                assertTrue(caller.downstreamEndedOnReturn, what + (interrupts > 1 && stubborn ? ", then " + (interrupts
+                        - 1) + " more time(s) while the call stopped" : "") + ": call returned while the cancelled"
+                        + " call was still running");
+            }
+        } finally {
+            caller.cleanUp();
+        }
+    }
+
+    @TestOrder(14)
+    @Property(seed = "2080014", tries = 8)
+    @net.jqwik.api.Tag("points:2")
+    @Label("interrupts (one or several) while call waits for a cancelled call to end: it still waits, and the"
+            + " interrupt is kept")
+    void anInterruptDuringTheWaitForTheEndIsKept(@ForAll("shortBudgets") Duration budget,
+            @ForAll @IntRange(min = 1, max = 3) int interrupts) throws Exception {
+        var caller = new Caller(new Blocking(true), budget);
         try {
             caller.awaitDownstreamInterruptedOrReturned();
             if (!caller.downstream.wasInterrupted() && !caller.returned()) {
-                fail("the budget of 20 ms ran out, but " + GUARD.toSeconds() + " s later call had neither interrupted"
-                        + " the call nor returned (does it wait for the result with no limit, or read the budget in"
-                        + " the wrong unit?)");
+                fail("a budget of " + budget + " ran out, but " + GUARD.toSeconds() + " s later call had neither"
+                        + " interrupted the call nor returned");
             }
             assertTrue(caller.downstream.wasInterrupted(), "the budget ran out, but call returned without interrupting"
                     + " the call");
-            caller.awaitWaiting();                   // for the cancelled call to end
-            if (caller.returned()) {
-                fail("call returned while the cancelled call, which ignores its interrupt for a while, was still"
-                        + " running (it must wait until the call has ended)");
-            }
-            caller.thread.interrupt();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-            while (caller.thread.isInterrupted() && !caller.returned() && System.nanoTime() < deadline) {
-                Thread.sleep(1);                     // until its wait has seen the interrupt
+            for (int i = 0; i < interrupts; i++) {
+                caller.awaitWaiting();               // for the cancelled call to end
+                if (caller.returned()) {
+                    fail("call returned while the cancelled call, which ignores its interrupt for a while, was still"
+                            + " running (it must wait until the call has ended" + (i > 0 ? ", however many"
+                            + " interrupts arrive meanwhile: this was after " + i : "") + ")");
+                }
+                caller.thread.interrupt();
+                caller.awaitInterruptSeen();
             }
             caller.letTheDownstreamEnd();
             caller.awaitReturn("call had not returned " + GUARD.toSeconds() + " s after the cancelled call ended");
-            assertTrue(caller.downstreamEndedOnReturn, "interrupted while it waited for the cancelled call to end,"
-                    + " call stopped waiting and returned while that call was still running");
+            assertTrue(caller.downstreamEndedOnReturn, "interrupted " + interrupts + " time(s) while it waited for"
+                    + " the cancelled call to end, call stopped waiting and returned while that call was still running");
             assertTrue(caller.thrown instanceof InterruptedException
                             || (caller.thrown instanceof TimeoutException && caller.interruptedOnReturn),
                     "the interrupt was lost: call threw " + caller.thrown + " and the caller's thread was "
