@@ -35,9 +35,33 @@ final class Classpaths {
         return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
-    /** The jars and folders to compile exercises and tests against. */
+    /**
+     * The jars and folders to compile exercises and tests against: the trainer's hidden tests may also use
+     * Lincheck ({@link #scheduling()}).
+     */
     static List<Path> compile() {
-        return locate(COMPILE);
+        List<Path> all = new ArrayList<>(locate(COMPILE));
+        all.addAll(scheduling());
+        return List.copyOf(all);
+    }
+
+    /**
+     * Lincheck and the jars it needs, which the build copies to {@code target/scheduling-lib} beside the grader's
+     * classes or jar: the trainer's hidden tests that explore a race's interleavings run with them. Empty where
+     * the build made none (a notebook kernel's copy of the grader, which grades with the learner's tests only).
+     */
+    static List<Path> scheduling() {
+        try {
+            Path dir = locationOf(Classpaths.class).getParent().resolve("scheduling-lib");
+            if (!java.nio.file.Files.isDirectory(dir)) {
+                return List.of();
+            }
+            try (var jars = java.nio.file.Files.list(dir)) {
+                return jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
+            }
+        } catch (URISyntaxException | java.io.IOException | RuntimeException e) {
+            return List.of();
+        }
     }
 
     /** The jars and folders a forked test JVM runs with (plus the compiled exercise and tests). */

@@ -230,6 +230,9 @@ final class ForkedTests {
             List<Path> folders, List<String> testClasses, boolean hidden, List<String> job) {
         List<Path> runtime = Classpaths.runtime();
         List<Path> classpath = new ArrayList<>(runtime);
+        if (hidden) {
+            classpath.addAll(Classpaths.scheduling()); // the trainer's tests of interleavings (Lincheck)
+        }
         classpath.addAll(folders);
         List<String> cache = WorkerCache.forRuntime(runtime, JVM_OPTIONS)
                 .map(c -> c.options(trainingCommand(runtime)))
@@ -248,6 +251,9 @@ final class ForkedTests {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(JVM_OPTIONS);
+        if (hidden) {
+            cmd.add("-XX:+EnableDynamicAgentLoading"); // Lincheck attaches its agent when a hidden test starts it
+        }
         cmd.addAll(extra);
         cmd.addAll(List.of(
                 "-Dcourse.grader.testClasses=" + String.join(",", testClasses),
