@@ -36,7 +36,9 @@ public final class BatchMath {
         if (workers < 1) {
             throw new IllegalArgumentException("workers < 1");
         }
-        List<Duration> freeAt = new ArrayList<>(Collections.nCopies(workers, Duration.ZERO));
+        // no more workers than tasks are ever busy, and workers may be Integer.MAX_VALUE
+        int busy = Math.max(1, Math.min(workers, taskTimes.size()));
+        List<Duration> freeAt = new ArrayList<>(Collections.nCopies(busy, Duration.ZERO));
         Duration last = Duration.ZERO;
         for (Duration time : taskTimes) {
             if (time.isNegative()) {

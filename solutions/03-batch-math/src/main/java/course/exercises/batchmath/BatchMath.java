@@ -52,8 +52,10 @@ public final class BatchMath {
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be >= 1, was " + workers);
         }
+        // Only as many workers as there are tasks can ever be busy: workers may be Integer.MAX_VALUE.
+        int busy = Math.min(workers, Math.max(1, taskTimes.size()));
         PriorityQueue<Duration> freeAt = new PriorityQueue<>();
-        for (int i = 0; i < workers; i++) {
+        for (int i = 0; i < busy; i++) {
             freeAt.add(Duration.ZERO);
         }
         Duration end = Duration.ZERO;
