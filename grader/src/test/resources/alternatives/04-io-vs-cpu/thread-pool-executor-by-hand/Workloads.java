@@ -19,7 +19,7 @@ public final class Workloads {
         if (compute.compareTo(Duration.ZERO) <= 0 || wait.compareTo(Duration.ZERO) < 0) {
             throw new IllegalArgumentException("compute must be positive and wait not negative");
         }
-        if (cores <= 0 || targetUtilization <= 0.0 || targetUtilization > 1.0) {
+        if (cores <= 0 || !(targetUtilization > 0.0 && targetUtilization <= 1.0)) { // NaN is not in (0, 1]
             throw new IllegalArgumentException("cores >= 1 and 0 < targetUtilization <= 1");
         }
         double busy = cores * targetUtilization;
