@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.base.Failure;
+import course.base.TestOrder;
 import course.kit.Probe;
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +17,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Label;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.RandomDistribution;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -91,5 +102,45 @@ class WarmUp {
         });
         assertEquals("expected", e.getCause().getMessage());
         assertThrows(AssertionError.class, () -> assertEquals(1, 2, "a failed assertion's message"));
+    }
+
+    /** Inputs drawn the ways the exercises' properties draw theirs. */
+    record Input(int count, Duration duration, Failure failure, List<Integer> order) {}
+
+    @Provide
+    Arbitrary<Input> inputs() {
+        Arbitrary<Duration> durations = Arbitraries.longs()
+                .between(0, 2_500_000_000L)
+                .withDistribution(RandomDistribution.uniform())
+                .map(Duration::ofNanos);
+        Arbitrary<Failure> failures = Combinators.combine(
+                        Arbitraries.of(Failure.Kind.class), Arbitraries.of(true, false))
+                .as(Failure::new);
+        return Arbitraries.integers()
+                .between(0, 64)
+                .flatMap(n -> Combinators.combine(
+                                Arbitraries.just(n),
+                                Arbitraries.oneOf(durations, Arbitraries.just(Duration.ofMillis(1))),
+                                failures,
+                                Arbitraries.integers()
+                                        .between(0, Math.max(0, n - 1))
+                                        .list()
+                                        .ofMaxSize(n)
+                                        .uniqueElements())
+                        .as(Input::new));
+    }
+
+    /** A jqwik property, as the exercises write theirs: jqwik's engine, generators and reporting are in the cache. */
+    @TestOrder(4)
+    @Property(seed = "20261206", tries = 40)
+    @net.jqwik.api.Tag("points:1")
+    @Label("a property over counts, durations to the nanosecond and every kind of failure")
+    void property(@ForAll("inputs") Input input, @ForAll @IntRange(min = 1, max = 8) int threads) throws Exception {
+        assertTrue(input.order().size() <= input.count());
+        Throwable thrown = input.failure().create("expected");
+        assertEquals(input.failure().withCause(), thrown.getCause() != null);
+        try (var executor = Executors.newFixedThreadPool(threads)) {
+            assertEquals(input.duration(), executor.submit(input::duration).get());
+        }
     }
 }
