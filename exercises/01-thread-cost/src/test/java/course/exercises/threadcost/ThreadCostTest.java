@@ -98,7 +98,7 @@ class ThreadCostTest {
     }
 
     @TestOrder(5)
-    @Property(seed = "1000005", tries = 10)
+    @Property(seed = "1000005", tries = 8)
     @net.jqwik.api.Tag("points:2")
     @Label("runs the task exactly count times, for counts from 0 to thousands, on either kind of thread")
     void runsTheTaskExactlyCountTimes(@ForAll("runs") Run run) throws Throwable {
@@ -242,7 +242,7 @@ class ThreadCostTest {
     }
 
     @TestOrder(11)
-    @Property(seed = "1000011", tries = 8)
+    @Property(seed = "1000011", tries = 5)
     @net.jqwik.api.Tag("points:2")
     @Label("returns only after every run has ended, whichever run ends last")
     void returnsOnlyAfterEveryRunHasEnded(@ForAll("smallRuns") Run run, @ForAll("fractions") double where)

@@ -442,7 +442,7 @@ class ThrottleTest {
     }
 
     @TestOrder(1)
-    @Property(seed = "2005001", tries = 25, afterFailure = AfterFailureMode.PREVIOUS_SEED)
+    @Property(seed = "2005001", tries = 10, afterFailure = AfterFailureMode.PREVIOUS_SEED)
     @net.jqwik.api.Tag("points:1")
     @Label("maxInFlight < 1 (down to Integer.MIN_VALUE) throws IllegalArgumentException and runs no call; "
             + "maxInFlight = 1 is a limit like any")
@@ -464,7 +464,7 @@ class ThrottleTest {
     }
 
     @TestOrder(2)
-    @Property(seed = "2005002", tries = 20, afterFailure = AfterFailureMode.PREVIOUS_SEED)
+    @Property(seed = "2005002", tries = 8, afterFailure = AfterFailureMode.PREVIOUS_SEED)
     @net.jqwik.api.Tag("points:1")
     @Label("no calls: returns an empty list, whatever maxInFlight ≥ 1")
     void noCallsGiveAnEmptyList(@ForAll @IntRange(min = 1, max = Integer.MAX_VALUE) int maxInFlight)
@@ -475,7 +475,7 @@ class ThrottleTest {
     }
 
     @TestOrder(3)
-    @Property(seed = "2005003", tries = 25, afterFailure = AfterFailureMode.PREVIOUS_SEED)
+    @Property(seed = "2005003", tries = 10, afterFailure = AfterFailureMode.PREVIOUS_SEED)
     @net.jqwik.api.Tag("points:2")
     @Label("results come back in input order, whatever order the calls finish in (1 to 12 calls, some return null, "
             + "maxInFlight from 1 to above the number of calls)")
@@ -498,7 +498,7 @@ class ThrottleTest {
     }
 
     @TestOrder(5)
-    @Property(seed = "2005005", tries = 25, afterFailure = AfterFailureMode.PREVIOUS_SEED)
+    @Property(seed = "2005005", tries = 10, afterFailure = AfterFailureMode.PREVIOUS_SEED)
     @net.jqwik.api.Tag("points:2")
     @Label("each call runs once, on a new virtual thread of its own (1 to 40 calls, maxInFlight from 1 to above "
             + "the number of calls)")
@@ -522,7 +522,7 @@ class ThrottleTest {
     }
 
     @TestOrder(6)
-    @Property(seed = "2005006", tries = 20, afterFailure = AfterFailureMode.PREVIOUS_SEED)
+    @Property(seed = "2005006", tries = 8, afterFailure = AfterFailureMode.PREVIOUS_SEED)
     @net.jqwik.api.Tag("points:2")
     @Label("never more than maxInFlight calls at once, and exactly maxInFlight while more wait, whichever call "
             + "finishes first (1 to 12 calls, maxInFlight from 1 to above the number of calls)")
@@ -595,7 +595,7 @@ class ThrottleTest {
     }
 
     @TestOrder(9)
-    @Property(seed = "2005009", tries = 25, afterFailure = AfterFailureMode.PREVIOUS_SEED)
+    @Property(seed = "2005009", tries = 10, afterFailure = AfterFailureMode.PREVIOUS_SEED)
     @net.jqwik.api.Tag("points:2")
     @Label("calls fail (checked and unchecked exceptions, Errors, with and without a cause, anywhere in the list): "
             + "the cause is the earliest failed call's own throwable in list order, whichever failed first in time")
@@ -616,7 +616,7 @@ class ThrottleTest {
     }
 
     @TestOrder(10)
-    @Property(seed = "2005010", tries = 25, afterFailure = AfterFailureMode.PREVIOUS_SEED)
+    @Property(seed = "2005010", tries = 10, afterFailure = AfterFailureMode.PREVIOUS_SEED)
     @net.jqwik.api.Tag("points:2")
     @Label("a failing call gives its permit back, whatever it throws (checked and unchecked exceptions, Errors): "
             + "exactly maxInFlight calls keep running while more wait, and every call runs")
