@@ -126,7 +126,7 @@ final class PropertyTests {
 
     /** The message of a property that the watchdog stopped after {@code seconds}. */
     static String timedOut(long seconds) {
-        return "the property did not finish within " + seconds + " s: the code did not finish (an endless loop, a"
+        return "the property timed out after " + seconds + " s: the code did not finish (an endless loop, a"
                 + " deadlock, or a thread that is never joined?)";
     }
 }

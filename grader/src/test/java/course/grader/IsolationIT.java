@@ -83,9 +83,15 @@ class IsolationIT {
         assertAll(
                 () -> assertEquals(0, r.score(), "score"),
                 () -> assertEquals(Courses.maxScore("02-cafe"), r.maxScore(), "max score"),
+                // A test that runs serve on a thread of its own bounds its wait and fails with what it saw; one that
+                // calls serve itself is stopped by its timeout (a Jupiter test's, or the watchdog of a property).
+                () -> assertTrue(r.tests().stream().noneMatch(TestResult::passed), "every test failed: " + r.tests()),
                 () -> assertTrue(
-                        r.tests().stream().allMatch(t -> t.message().contains("timed out")),
-                        "every test timed out: " + r.tests()));
+                        r.tests().stream()
+                                        .filter(t -> t.message().contains("timed out"))
+                                        .count()
+                                >= r.tests().size() / 2,
+                        "most tests timed out: " + r.tests()));
     }
 
     @Test

@@ -159,6 +159,11 @@ class CafeTest {
      * tasks have been handed over, and remembers whether anyone tried to shut it down.
      */
     static final class Staff extends AbstractExecutorService {
+        /**
+         * How long a held task waits for the other orders: long enough for 2,500 orders to be handed over on a busy
+         * machine; only a serve that waits for an order before submitting the next ever waits it out.
+         */
+        static final long HOLD_MS = 3_000;
         final ExecutorService delegate;
         final Probe probe = new Probe();
         final AtomicBoolean shutdownAsked = new AtomicBoolean();
@@ -203,10 +208,10 @@ class CafeTest {
             if (hold != null) {
                 arrivals.countDown();
                 try {
-                    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-                    if (!hold.await(500, TimeUnit.MILLISECONDS)
+                    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HOLD_MS);
+                    if (!hold.await(HOLD_MS, TimeUnit.MILLISECONDS)
                             || !arrivals.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-                        heldInVain.compareAndSet(null, "a task waited 500 ms for the other orders, and only "
+                        heldInVain.compareAndSet(null, "a task waited " + HOLD_MS + " ms for the other orders, and only "
                                 + handed.get() + " had been handed to the staff");
                         while (hold.getCount() > 0 || arrivals.getCount() > 0) { // let the others go: one verdict is enough
                             hold.countDown();
@@ -670,7 +675,7 @@ class CafeTest {
                     outcome.set(t);
                 }
             });
-            awaitAllSleeping(staff, 5, caller);
+            awaitAllSleeping(staff, 5, caller, outcome);
             staff.runsInFlight().forEach(Thread::interrupt);
             caller.join(Duration.ofSeconds(3));
             assertFalse(caller.isAlive(), "serve was still running 3 s after its 5 sleeping brews were interrupted");
@@ -711,6 +716,14 @@ class CafeTest {
             assertTrue(elapsed <= around,
                     "elapsed was " + ms(elapsed) + ", longer than the whole call to serve, " + ms(around)
                             + " (System.nanoTime() counts nanoseconds)");
+            // A wall time that is a whole number of milliseconds happens once in a million calls, unless it was
+            // truncated: two more services must not both come out whole as well.
+            for (int again = 0; again < 2 && elapsed % 1_000_000 == 0; again++) {
+                elapsed = Cafe.serve(s.customers(), s.brewTime(), staff).elapsed().toNanos();
+            }
+            assertTrue(elapsed % 1_000_000 != 0,
+                    "elapsed was a whole number of milliseconds three times running (" + ms(elapsed)
+                            + "): keep the nanoseconds of System.nanoTime(), do not round them to milliseconds");
         });
     }
 
@@ -801,9 +814,13 @@ class CafeTest {
     }
 
     /** Waits (at most 2 s) until {@code n} tasks are on the staff and every one of them is asleep. */
-    private static void awaitAllSleeping(Staff staff, int n, Thread caller) throws InterruptedException {
+    private static void awaitAllSleeping(Staff staff, int n, Thread caller, AtomicReference<Object> outcome)
+            throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
         while (staff.probe.inFlight() < n || !staff.runsInFlight().stream().allMatch(CafeTest::parked)) {
+            if (!caller.isAlive() && outcome.get() instanceof Throwable t) {
+                throw new AssertionError("serve for " + n + " customers of 30 s threw " + t, t);
+            }
             if (!caller.isAlive() || System.nanoTime() > deadline) {
                 fail(n + " customers of 30 s: " + staff.probe.inFlight() + " brews were asleep on the staff after 2 s");
             }
