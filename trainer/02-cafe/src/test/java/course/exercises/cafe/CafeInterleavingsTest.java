@@ -88,6 +88,17 @@ class CafeInterleavingsTest {
         }
     }
 
+    /** Serves the three customers on {@code staff}, then ends its pool. */
+    private static CafeReport serve(HeldStaff staff) {
+        try {
+            return Cafe.serve(CUSTOMERS, Duration.ZERO, staff);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        } finally {
+            staff.pool.shutdown();
+        }
+    }
+
     @Order(1)
     @Test
     @Tag("points:1")
@@ -97,14 +108,7 @@ class CafeInterleavingsTest {
     void everyOrderIsSubmittedBeforeServeWaits() {
         Lincheck.runConcurrentTest(INTERLEAVINGS, () -> {
             HeldStaff staff = new HeldStaff();
-            CafeReport report;
-            try {
-                report = Cafe.serve(CUSTOMERS, Duration.ZERO, staff);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            } finally {
-                staff.pool.shutdown();
-            }
+            CafeReport report = serve(staff);
             assertEquals(CUSTOMERS, report.served(), "customers served");
             assertEquals(CUSTOMERS, staff.ended.get(), "tasks that had ended when serve returned");
         });
@@ -119,14 +123,7 @@ class CafeInterleavingsTest {
     void thePeakIsNeverMoreThanWereBrewing() {
         Lincheck.runConcurrentTest(INTERLEAVINGS, () -> {
             HeldStaff staff = new HeldStaff();
-            CafeReport report;
-            try {
-                report = Cafe.serve(CUSTOMERS, Duration.ZERO, staff);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            } finally {
-                staff.pool.shutdown();
-            }
+            CafeReport report = serve(staff);
             int most = staff.most.get();
             if (report.peakBrewing() > most || report.peakBrewing() < 1) {
                 throw new AssertionError("peakBrewing was " + report.peakBrewing() + ", but " + most
