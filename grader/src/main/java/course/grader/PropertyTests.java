@@ -24,7 +24,7 @@ import org.junit.platform.launcher.TestPlan;
  */
 final class PropertyTests {
     /** A property (all its tries and its shrinking) may take this many times the per-test timeout. */
-    static final int LIMIT_FACTOR = 3;
+    static final int LIMIT_FACTOR = 6;
     /** How long jqwik may spend shrinking a failing input, in seconds. */
     static final int SHRINKING_SECONDS = 4;
 
