@@ -15,7 +15,7 @@ pages' text that this writes, the charts are PNGs inlined as data URLs, and Math
 from Debian's ``libjs-mathjax`` (the files its TeX-AMS_CHTML configuration loads). The repository and Binder links
 come from one setting, :func:`repository`.
 
-Runs under a Python with nbconvert and nbclient (Debian's python3-nbconvert 6.5); ``./course book`` finds one.
+Runs under the course's Python environment (nbconvert 7, nbclient 0.11, from tools/python/requirements.lock); ``./course book`` starts it there.
 """
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """``./course``: set up, serve, run and test the Java virtual threads course.
 
-Only the standard library is needed for ``setup``; ``lab``, ``run`` and ``test`` need Jupyter, which this
-script installs from Debian's packages when it runs as root on Debian or Ubuntu. The code is in the package
-``course_cli`` (one module per concern); this file is its entry point, and names what other tools import.
+Only the standard library is needed for ``setup``, ``grade``, ``reproduce`` and ``autograder``; the commands that
+need Jupyter run in the course's own Python environment, made from ``tools/python/requirements.lock`` on first use
+(``course_cli.pyenv``). The code is in the package ``course_cli`` (one module per concern); this file is its entry
+point, and names what other tools import.
 """
 from __future__ import annotations
 
@@ -17,5 +18,12 @@ from course_cli.cli import main  # noqa: E402
 from course_cli.host import find_jdk, java_env, java_major  # noqa: E402,F401
 from course_cli.notebooks import audit_notebook, runs_alone  # noqa: E402,F401
 
+# The commands that run Jupyter, pytest or nbconvert: they run in the course's Python environment.
+NEEDS_JUPYTER = {"lab", "run", "test", "book", "progress", "bench"}
+
 if __name__ == "__main__":
+    if sys.argv[1:2] and sys.argv[1] in NEEDS_JUPYTER:
+        from course_cli.pyenv import reexec_in_environment
+
+        reexec_in_environment(sys.argv[1:])
     sys.exit(main(sys.argv[1:]))

@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
                                      "Jupyter kernel")
     s.add_argument("--prefix", help="install the kernelspec into PREFIX/share/jupyter/kernels (Docker, conda)")
     s.add_argument("--rebuild", action="store_true", help="run the Maven build even if nothing changed")
-    s = sub.add_parser("lab", help="start JupyterLab (or classic Notebook) on notebooks/")
+    s = sub.add_parser("lab", help="start JupyterLab on notebooks/ (the course's own Python environment)")
     s.add_argument("--port", type=int, default=8888)
     s.add_argument("--ip", default="127.0.0.1")
     s.add_argument("--no-exec", dest="exec", action="store_false", help=argparse.SUPPRESS)

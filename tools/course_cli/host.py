@@ -1,4 +1,4 @@
-"""The machine ./course runs on: its JDKs, Maven, Python with Jupyter, Debian's packages."""
+"""The machine ./course runs on: its JDKs, Maven, the Python with Jupyter (see pyenv.py), Debian's fonts."""
 from __future__ import annotations
 
 import glob
@@ -13,8 +13,6 @@ from . import facts
 from .facts import ROOT
 from .ui import fail, say
 
-DEBIAN_PACKAGES = ["jupyter-notebook", "python3-nbclient", "python3-nbconvert", "jupyter-nbconvert",
-                   "jupyter-client", "python3-ipykernel", "python3-pytest", "fontconfig", "fonts-dejavu-core"]
 JUPYTER_MODULES = ["nbclient", "nbconvert", "jupyter_client", "nbformat"]
 
 
@@ -140,17 +138,14 @@ def has_modules(python: str, modules: list[str]) -> bool:
 
 
 def jupyter_python(modules: list[str] = JUPYTER_MODULES) -> str:
-    """A Python interpreter that has Jupyter's modules: this one, the one on PATH, or Debian's; else install them."""
-    cands = [sys.executable, shutil.which("python3") or "", "/usr/bin/python3"]
-    for c in cands:
-        if c and has_modules(c, modules):
-            return c
-    if is_debian_root():
-        apt_install(DEBIAN_PACKAGES)
-        if has_modules("/usr/bin/python3", modules):
-            return "/usr/bin/python3"
-    fail("Jupyter is missing. On Debian/Ubuntu: `sudo apt-get install " + " ".join(DEBIAN_PACKAGES) + "`;\n"
-         "  elsewhere: `pip install jupyterlab nbclient nbconvert pytest` (or use the Docker image, see README.md).")
+    """The course's Python (pyenv.py), which ``./course`` runs the Jupyter commands in; it must have ``modules``."""
+    from . import pyenv
+    py = pyenv.python()
+    if not has_modules(py, modules):
+        fail(f"the Python at {py} lacks " + ", ".join(m for m in modules if not has_modules(py, [m])) + ".\n"
+             "  Unset COURSE_PYTHON to let ./course make its own environment from tools/python/requirements.lock,\n"
+             "  or install them there: pip install --require-hashes -r tools/python/requirements.lock")
+    return py
 
 
 def ensure_fonts() -> None:

@@ -192,7 +192,7 @@ def test_on_another_release_lab_says_so_next_to_the_address(tmp_path, capsys, mo
     started = []
     monkeypatch.setattr(lab, "cmd_setup", lambda args: 0)
     monkeypatch.setattr(lab, "find_jdk", lambda: other)
-    monkeypatch.setattr(lab, "has_modules", lambda py, modules: True)
+    monkeypatch.setattr(lab, "jupyter_python", lambda modules: "python3")
     monkeypatch.setattr(lab, "ensure_fonts", lambda: None)
     monkeypatch.setattr(lab.subprocess, "run", lambda cmd, env: started.append(cmd))
     import argparse

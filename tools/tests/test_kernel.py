@@ -5,7 +5,7 @@ These tests check behaviour only: every start answers, an interrupt brings the k
 usable, the cell's threads end. How fast is a figure, printed here (``pytest -s``) and measured by the
 benchmark ``./course bench kernel`` (start and interrupt latencies), never asserted. For 50 starts by hand:
 
-    /usr/bin/python3 tools/tests/test_kernel.py --starts 50
+    .venv/bin/python tools/tests/test_kernel.py --starts 50
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The course kernel against the Jupyter project's own conformance suite, ``jupyter_kernel_test``.
 
-``KernelTests`` (Debian's ``python3-jupyter-kernel-test``; ``pip install jupyter_kernel_test`` elsewhere) starts one
+``KernelTests`` (jupyter_kernel_test 0.7, from the course's lock file: tools/python/requirements.lock) starts one
 kernel for the whole class and checks each reply and output against the message schema: kernel info, a print to
 stdout and to stderr, an error, execute results, display data, completion, ``is_complete``, inspect (the cursor at
 the end of the sample, where it is after typing) and the history (tail, range, search). Every sample the suite has
@@ -13,7 +13,7 @@ name, and the methods after ``Executors.`` and ``Thread.ofVirtual().`` with the 
 
 Runs against the installed kernelspec (``./course setup``); JUPYTER_PATH or JUPYTER_DATA_DIR select another. Alone:
 
-    /usr/bin/python3 -m pytest -q tools/tests/test_kernel_conformance.py
+    .venv/bin/python -m pytest -q tools/tests/test_kernel_conformance.py
 """
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ import pytest
 
 pytestmark = pytest.mark.kernel
 
-jkt = pytest.importorskip("jupyter_kernel_test", reason="the Jupyter kernel test suite is not installed "
-                          "(Debian: apt-get install python3-jupyter-kernel-test)")
+# Imported, not skipped when missing: the course's environment has it, and a lost suite must show.
+import jupyter_kernel_test as jkt  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from kernel_tools import KERNEL_NAME  # noqa: E402

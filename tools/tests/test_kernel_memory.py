@@ -6,7 +6,7 @@ without shutting the first kernel down holds two. Each of two kernels here runs 
 their combined resident memory must be under 2.5 GB, so that two of them and the Jupyter server stay well
 inside the 4 GB that deploy/jupyterhub/values.yaml gives each learner. Linux only (it reads /proc).
 
-    /usr/bin/python3 -m pytest -q -s tools/tests/test_kernel_memory.py     # prints the figures
+    .venv/bin/python -m pytest -q -s tools/tests/test_kernel_memory.py     # prints the figures
 """
 from __future__ import annotations
 

@@ -143,9 +143,14 @@ def test_a_notebook_runs_through_the_prefix_kernelspec(prefix):
 def env_prefix(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("env-prefix")
     venv = base / "env"
-    subprocess.run(["/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable, "-m", "venv",
-                    "--without-pip", "--system-site-packages", str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python3"
+    # Jupyter from the Python that runs the tests (the course's environment), seen through a .pth file: the new
+    # prefix is a prefix of its own, as a conda environment is, with Jupyter importable.
+    import site
+    own = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True,
+                         text=True, check=True, timeout=60).stdout.strip()
+    Path(own, "course-jupyter.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     probe = subprocess.run([str(python), "-c", "import nbclient, jupyter_core.paths as p; print(p.jupyter_path('kernels'))"],
                            capture_output=True, text=True, timeout=60)
     if probe.returncode != 0:
