@@ -21,7 +21,10 @@ SCALE_HELP = "full or quick (default: $COURSE_SCALE, else full; the kit's course
 
 def cmd_bench(args, rest: list[str]) -> int:
     """Benchmarks print figures and assert nothing; `kernel` compares the course kernel with ipykernel,
-    `mutation` gives PIT's mutation score of each exercise's tests."""
+    `mutation` gives PIT's mutation score of each exercise's tests, `first-run` times a newcomer's first
+    `./course lab` (tools/first_run_bench.py)."""
+    if args.what == "first-run":  # a fresh clone of its own: nothing here is built for it
+        return subprocess.run([jupyter_python(), str(TOOLS / "first_run_bench.py"), *rest]).returncode
     if args.what == "mutation":
         import mutation_bench
         known = course_files()[0]  # after the build: the kit, which the exercises' tests use, in Maven's repository
@@ -96,8 +99,9 @@ def main(argv: list[str]) -> int:
     s.add_argument("--out", default=str(ROOT / "target"), help="folder for reproduction.md and .csv (default: target/)")
     sub.add_parser("grade", help="grade the exercises (./course grade --help for options)")
     s = sub.add_parser("bench", help="benchmarks that print figures: `bench kernel` (the kernel next to ipykernel),"
-                                      " `bench mutation [NN-name …]` (PIT's mutation score of the exercises' tests)")
-    s.add_argument("what", choices=["kernel", "mutation"])
+                                      " `bench mutation [NN-name …]` (PIT's mutation score of the exercises' tests), `bench first-run` (a"
+                                      " fresh clone to JupyterLab listing the kernel, step by step)")
+    s.add_argument("what", choices=["kernel", "mutation", "first-run"])
     s = sub.add_parser("book", help="execute every notebook (solutions loaded) and write the course as a static"
                                      " site to target/book/ (or --out DIR)")
     s.add_argument("--scale", help=SCALE_HELP)

@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import facts
+from . import facts, pyenv
 from .facts import ROOT
+from .pyenv import has_modules
 from .ui import fail, say
 
 JUPYTER_MODULES = ["nbclient", "nbconvert", "jupyter_client", "nbformat"]
@@ -129,17 +130,8 @@ def find_maven() -> str:
 
 # ---------------------------------------------------------------------------------------------- Python, Jupyter
 
-def has_modules(python: str, modules: list[str]) -> bool:
-    code = "import importlib.util,sys; sys.exit(0 if all(importlib.util.find_spec(m) for m in sys.argv[1:]) else 1)"
-    try:
-        return subprocess.run([python, "-c", code, *modules], capture_output=True).returncode == 0
-    except OSError:
-        return False
-
-
 def jupyter_python(modules: list[str] = JUPYTER_MODULES) -> str:
     """The course's Python (pyenv.py), which ``./course`` runs the Jupyter commands in; it must have ``modules``."""
-    from . import pyenv
     py = pyenv.python()
     if not has_modules(py, modules):
         fail(f"the Python at {py} lacks " + ", ".join(m for m in modules if not has_modules(py, [m])) + ".\n"

@@ -40,7 +40,8 @@ def lock_digest() -> str:
     return hashlib.sha256(LOCK.read_bytes()).hexdigest()
 
 
-def _has(python: str, modules: list[str]) -> bool:
+def has_modules(python: str, modules: list[str]) -> bool:
+    """``python`` can import every one of ``modules`` (found without importing them)."""
     code = "import importlib.util,sys; sys.exit(0 if all(importlib.util.find_spec(m) for m in sys.argv[1:]) else 1)"
     try:
         return subprocess.run([python, "-c", code, *modules], capture_output=True).returncode == 0
@@ -57,7 +58,7 @@ def in_conda_with_jupyter() -> bool:
         inside = Path(sys.prefix).resolve() == Path(prefix).resolve()
     except OSError:
         return False
-    return inside and _has(sys.executable, NEEDS)
+    return inside and has_modules(sys.executable, NEEDS)
 
 
 def current(venv: Path | None = None) -> bool:
