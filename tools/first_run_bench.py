@@ -2,7 +2,7 @@
 """`./course bench first-run`: what a newcomer waits for, from a fresh clone to JupyterLab listing the course kernel.
 
 It clones the committed course into a temporary folder and runs `./course lab` there as a newcomer would, with
-nothing of this machine's to reuse: an empty Maven repository (and Maven wrapper home), an empty pip cache, no
+nothing of this machine's to reuse: an empty Maven repository (and Maven wrapper home), no pip cache, no
 Python environment and an empty Jupyter data folder (the kernelspec goes there). JDK, Python and Git are the
 machine's. It times each step from the lines `./course` prints, up to the moment `/api/kernelspecs` (with the
 token) lists the course kernel:
@@ -12,8 +12,9 @@ token) lists the course kernel:
   - the kernel's AOT cache (one training run),
   - JupyterLab's start, to the kernelspec listed,
 
-and the bytes each step downloaded (the machine's received bytes, /proc/net/dev, where there is one; what landed in
-the Maven repository and the pip cache otherwise). It prints; it asserts nothing; the figures depend on the network.
+and the bytes each step downloaded (Maven: what its repository holds afterwards; the Python environment: the rest
+of what the machine received, from /proc/net/dev). Maven builds while the environment is made, so those two steps
+overlap; each line gives its start and end. It prints; it asserts nothing; the figures depend on the network.
 
     ./course bench first-run [--keep] [--timeout 1800]
 """
@@ -37,12 +38,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The lines of ./course that open a step, in the order they come; the step ends where the next one opens.
-MARKS = [
-    ("python environment", re.compile(r"making the course's Python environment")),
-    ("maven (resolve + build)", re.compile(r"building the course kit, kernel and grader with Maven")),
-    ("kernelspec + AOT cache", re.compile(r"built in [\d.]+ s")),
-    ("JupyterLab start", re.compile(r"starting JupyterLab")),
+# Each step, from the line of ./course that opens it to the line that closes it. On a first run the Python
+# environment is made while Maven builds, so those two overlap.
+STEPS = [
+    ("python environment", re.compile(r"making the course's Python environment"),
+     re.compile(r"Python environment ready")),
+    ("maven (resolve + build)", re.compile(r"building the course kit, kernel and grader with Maven"),
+     re.compile(r"built in [\d.]+ s")),
+    ("kernelspec + AOT cache", re.compile(r"training the kernel's ahead-of-time cache|JDK \d+ at "),
+     re.compile(r"kernel 'vthreads-java' .* (written to|up to date in)")),
+    ("JupyterLab start", re.compile(r"starting JupyterLab"), None),  # ends when the kernelspec is listed
 ]
 
 
@@ -100,7 +105,7 @@ def main(argv: list[str]) -> int:
     env = {k: v for k, v in os.environ.items()
            if k not in ("COURSE_PYTHON", "COURSE_VENV", "JUPYTER_PATH", "VIRTUAL_ENV", "PYTHONPATH")}
     env.update(MAVEN_OPTS=f"-Dmaven.repo.local={work / 'm2'}", MAVEN_USER_HOME=str(work / "m2-home"),
-               PIP_CACHE_DIR=str(work / "pip-cache"), JUPYTER_DATA_DIR=str(work / "jupyter"),
+               PIP_NO_CACHE_DIR="1", JUPYTER_DATA_DIR=str(work / "jupyter"),
                JUPYTER_TOKEN=(token := secrets.token_hex(16)), COURSE_AOT=env.get("COURSE_AOT", "on"))
     # The Python ./course starts with: the machine's, never the course's environment this command runs in.
     env["PATH"] = os.pathsep.join(d for d in env.get("PATH", "").split(os.pathsep) if not d.startswith(sys.prefix))
@@ -108,38 +113,36 @@ def main(argv: list[str]) -> int:
     port = free_port()
     print(f"first run of a fresh clone ({clone}), base Python {base}, port {port} …", flush=True)
 
-    marks: list[tuple[str, float, int | None, int, int]] = []
     t0 = time.monotonic()
     net0 = received_bytes()
-
-    def mark(name: str) -> None:
-        marks.append((name, time.monotonic(), received_bytes(), size(work / "m2"), size(work / "pip-cache")))
-
-    mark("start")
+    at: dict[str, float] = {}  # "start python environment", "end maven (resolve + build)", … → seconds from t0
+    m2_at: dict[str, int] = {}
     proc = subprocess.Popen([str(clone / "course"), "lab", "--port", str(port)], cwd=clone, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     log: list[str] = []
-    seen: set[str] = set()
 
     def read() -> None:
         for line in proc.stdout:
             log.append(line)
-            for name, rx in MARKS:
-                if name not in seen and rx.search(line):
-                    seen.add(name)
-                    mark(name)
+            for name, opens, closes in STEPS:
+                for edge, rx in (("start", opens), ("end", closes)):
+                    key = f"{edge} {name}"
+                    if rx is not None and key not in at and rx.search(line):
+                        at[key] = time.monotonic() - t0
+                        m2_at[key] = size(work / "m2")
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     listed = False
     try:
         while time.monotonic() - t0 < args.timeout and proc.poll() is None:
-            if "JupyterLab start" in seen and kernelspec_listed(port, token):
+            if "start JupyterLab start" in at and kernelspec_listed(port, token):
                 listed = True
-                mark("listed")
+                at["end JupyterLab start"] = time.monotonic() - t0
                 break
             time.sleep(0.2)
     finally:
+        net = (received_bytes() - net0) if net0 is not None else None
         try:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=20)
@@ -150,20 +153,21 @@ def main(argv: list[str]) -> int:
         print(f"the course kernel was not listed within {args.timeout} s (the last lines are above)", file=sys.stderr)
         return 1
 
-    total = marks[-1][1] - t0
-    print(f"\n| step | seconds | share | downloaded | into |\n|---|---:|---:|---:|---|")
-    for (name, t, rx, m2, pip), (_, t_next, rx_next, m2_next, pip_next) in zip(marks, marks[1:]):
-        label = "./course start (clone checks, JDK)" if name == "start" else name
-        got = (rx_next - rx) if rx is not None and rx_next is not None else None
-        into = [f"Maven repo +{human(m2_next - m2)}" if m2_next > m2 else "",
-                f"pip cache +{human(pip_next - pip)}" if pip_next > pip else ""]
-        print(f"| {label} | {t_next - t:.1f} | {100 * (t_next - t) / total:.0f}% | {human(got)} | "
-              f"{', '.join(i for i in into if i) or '–'} |")
-    net = (marks[-1][2] - net0) if net0 is not None and marks[-1][2] is not None else None
-    print(f"| **clone to kernel listed** | **{total:.1f}** | | **{human(net)}** | |")
-    print(f"\n{os.cpu_count()} cores; downloads are this machine's received bytes (every process's), "
-          f"Maven repository {human(size(work / 'm2'))}, pip cache {human(size(work / 'pip-cache'))}, "
-          f"environment {human(size(clone / '.venv'))}.")
+    total = at["end JupyterLab start"]
+    m2 = size(work / "m2")
+    downloaded = {"maven (resolve + build)": m2,
+                  "python environment": (net - m2) if net is not None else None}
+    print("\n| step | from (s) | to (s) | seconds | downloaded |\n|---|---:|---:|---:|---:|")
+    for name, _, _ in STEPS:
+        a, b = at.get(f"start {name}"), at.get(f"end {name}")
+        if a is None or b is None:
+            print(f"| {name} | – | – | – | – |")
+            continue
+        print(f"| {name} | {a:.1f} | {b:.1f} | {b - a:.1f} | {human(downloaded.get(name, 0))} |")
+    print(f"| **clone to kernel listed** | 0 | {total:.1f} | **{total:.1f}** | **{human(net)}** |")
+    print(f"\n{os.cpu_count()} cores. Maven's download is what its repository holds afterwards; the Python "
+          f"environment's is the rest of what this machine received meanwhile (every process's). Environment "
+          f"{human(size(clone / '.venv'))} on disk.")
     if args.keep:
         print(f"kept {work}")
     else:

@@ -128,9 +128,33 @@ def python() -> str:
     return str(venv_python(venv))
 
 
+# The commands that build the course first: on a first run, Maven builds while pip fills the environment.
+BUILDS_FIRST = {"lab", "run", "test", "book"}
+
+
+def make_beside_the_build(argv: list[str]) -> None:
+    """On a first run (no environment yet), makes the environment in a second process while this one runs the
+    Maven build, which the command would run next anyway: both mostly wait for downloads."""
+    venv = venv_dir()
+    if os.environ.get("COURSE_PYTHON") or current(venv) or not argv or argv[0] not in BUILDS_FIRST:
+        return
+    if (sys.prefix != sys.base_prefix and current(Path(sys.prefix))) or in_conda_with_jupyter():
+        return
+    maker = subprocess.Popen([sys.executable, "-c", "import sys; from course_cli import pyenv; pyenv.make()"],
+                             cwd=ROOT / "tools")
+    from .build import build
+    from .host import find_jdk
+    try:
+        build(find_jdk())
+    finally:
+        if maker.wait() != 0:
+            fail("the course's Python environment could not be made (see above)")
+
+
 def reexec_in_environment(argv: list[str]) -> None:
     """Runs ``./course ARGV`` again in the course's Python, unless this is it already. A virtual environment
     chosen here is named in ``$COURSE_VENV`` for what this command starts (a copy of the course in a test)."""
+    make_beside_the_build(argv)
     py = python()
     if sys.prefix != sys.base_prefix and Path(py).absolute() == Path(sys.executable).absolute():
         os.environ.setdefault("COURSE_VENV", sys.prefix)
