@@ -2,7 +2,7 @@
 """`./course bench first-run`: what a newcomer waits for, from a fresh clone to JupyterLab listing the course kernel.
 
 It clones the committed course into a temporary folder and runs `./course lab` there as a newcomer would, with
-nothing of this machine's to reuse: an empty Maven repository (and Maven wrapper home), no pip cache, no
+nothing of this machine's to reuse: an empty Maven repository (and Maven wrapper home), no pip or uv cache, no
 Python environment and an empty Jupyter data folder (the kernelspec goes there). JDK, Python and Git are the
 machine's. It times each step from the lines `./course` prints, up to the moment `/api/kernelspecs` (with the
 token) lists the course kernel:
@@ -45,7 +45,7 @@ STEPS = [
      re.compile(r"Python environment ready")),
     ("maven (resolve + build)", re.compile(r"building the course kit, kernel and grader with Maven"),
      re.compile(r"built in [\d.]+ s")),
-    ("kernelspec + AOT cache", re.compile(r"training the kernel's ahead-of-time cache|JDK \d+ at "),
+    ("kernelspec + AOT cache", re.compile(r"training the kernel's ahead-of-time cache"),
      re.compile(r"kernel 'vthreads-java' .* (written to|up to date in)")),
     ("JupyterLab start", re.compile(r"starting JupyterLab"), None),  # ends when the kernelspec is listed
 ]
@@ -105,7 +105,7 @@ def main(argv: list[str]) -> int:
     env = {k: v for k, v in os.environ.items()
            if k not in ("COURSE_PYTHON", "COURSE_VENV", "JUPYTER_PATH", "VIRTUAL_ENV", "PYTHONPATH")}
     env.update(MAVEN_OPTS=f"-Dmaven.repo.local={work / 'm2'}", MAVEN_USER_HOME=str(work / "m2-home"),
-               PIP_NO_CACHE_DIR="1", JUPYTER_DATA_DIR=str(work / "jupyter"),
+               PIP_NO_CACHE_DIR="1", UV_NO_CACHE="1", JUPYTER_DATA_DIR=str(work / "jupyter"),
                JUPYTER_TOKEN=(token := secrets.token_hex(16)), COURSE_AOT=env.get("COURSE_AOT", "on"))
     # The Python ./course starts with: the machine's, never the course's environment this command runs in.
     env["PATH"] = os.pathsep.join(d for d in env.get("PATH", "").split(os.pathsep) if not d.startswith(sys.prefix))

@@ -22,6 +22,7 @@ from .facts import ROOT
 from .ui import fail, say
 
 LOCK = ROOT / "tools" / "python" / "requirements.lock"
+BOOTSTRAP = ROOT / "tools" / "python" / "bootstrap.lock"
 MIN_PYTHON = (3, 10)  # Notebook 7.6, nbclient 0.11 and pytest 9 need 3.10 (3.9 reached its end of life in 2025)
 # What a Python must have for the course's commands to run in it as it is (the image's conda environment).
 NEEDS = ["jupyterlab", "notebook", "nbclient", "nbconvert", "nbformat", "jupyter_client", "pytest", "yaml"]
@@ -100,10 +101,16 @@ def make(venv: Path | None = None) -> Path:
     else:
         say(f"tools/python/requirements.lock changed: bringing {venv} up to date …")
     (venv / STAMP).unlink(missing_ok=True)
-    # --no-deps: the lock names every package; --require-hashes: each file must be the one locked.
-    r = subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-                        "--require-hashes", "-r", str(LOCK)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
+    # --no-deps: the lock names every package; --require-hashes: each file must be the one locked. uv (itself
+    # locked in bootstrap.lock) installs in parallel; where it cannot be had, pip does the same, more slowly.
+    pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--require-hashes"]
+    uv = subprocess.run([*pip, "-r", str(BOOTSTRAP)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if uv.returncode == 0:
+        r = subprocess.run([str(py), "-m", "uv", "pip", "install", "--quiet", "--python", str(py), "--no-deps",
+                            "--require-hashes", "-r", str(LOCK)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
+    if uv.returncode != 0 or r.returncode != 0:
+        r = subprocess.run([*pip, "-r", str(LOCK)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         print(r.stdout, file=sys.stderr)
         fail(f"pip could not install tools/python/requirements.lock into {venv} (see above)")

@@ -110,6 +110,9 @@ def test_every_locked_file_has_its_hash():
     entries = lock_entries(LOCK.read_text())
     assert len(entries) > 50, "the lock names every package, dependencies included"
     assert [n for n, _, _, hashes in entries if not hashes] == [], "pinned without a hash"
+    # uv, which installs the lock, is pinned the same way: one package, a wheel per platform
+    uv = lock_entries(pyenv.BOOTSTRAP.read_text())
+    assert [n for n, *_ in uv] == ["uv"] and len(uv[0][3]) >= 10, uv
 
 
 def test_lock_parser_sees_a_version_outside_the_majors():
