@@ -42,7 +42,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * screenshots of the contents and of one chapter ({@code book-index.png}, {@code book-chapter.png}).
  *
  * <p>It runs when {@code -Dbook.dir=FOLDER} names a built book ({@code ./course test} does that after its
- * notebooks); otherwise it is skipped. Debian's Chromium and chromedriver, as in {@link NotebookUiIT}.
+ * notebooks); otherwise it is skipped. Debian's Chromium and chromedriver ({@link Chromium}).
  */
 class BookIT {
 
@@ -54,9 +54,6 @@ class BookIT {
             .toAbsolutePath()
             .normalize();
     private static final String CHAPTER = System.getProperty("book.chapter", "02-cafe-simulation.html");
-    private static final Path CHROMIUM = Path.of(System.getProperty("e2e.chromium", "/usr/bin/chromium"));
-    private static final Path CHROMEDRIVER =
-            Path.of(System.getProperty("webdriver.chrome.driver", "/usr/bin/chromedriver"));
 
     /** What the page's script reports: its title, ids, links, images and resources. */
     private static final String INSPECT = """
@@ -79,8 +76,8 @@ class BookIT {
         Logger.getLogger("org.openqa.selenium").setLevel(Level.WARNING);
         Path book = Path.of(BOOK).toAbsolutePath().normalize();
         assertTrue(Files.isRegularFile(book.resolve("index.html")), "no index.html in " + book);
-        LabServer.checkExecutable(CHROMIUM);
-        LabServer.checkExecutable(CHROMEDRIVER);
+        LabServer.checkExecutable(Chromium.BINARY);
+        LabServer.checkExecutable(Chromium.DRIVER);
         Files.createDirectories(OUT);
 
         List<Path> pages;
@@ -91,11 +88,11 @@ class BookIT {
         }
         Path profile = Files.createTempDirectory(OUT, "chromium-book-");
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingDriverExecutable(Chromium.DRIVER.toFile())
                 .usingAnyFreePort()
                 .withLogFile(OUT.resolve("chromedriver-book.log").toFile())
                 .build();
-        ChromeOptions options = NotebookUiIT.chromeOptions(profile);
+        ChromeOptions options = Chromium.options(profile);
         options.addArguments("--allow-file-access-from-files"); // MathJax's fonts from file: pages
         ChromeDriver driver = new ChromeDriver(service, options);
         Map<Path, Set<String>> anchors = new LinkedHashMap<>();

@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.openqa.selenium.json.Json;
 
 /**
  * {@code ./course lab} started as a learner starts it, on a free port of 127.0.0.1 and with a known
@@ -133,6 +134,35 @@ final class LabServer implements AutoCloseable {
         var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/contents"))
                 .build();
         return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /**
+     * Shuts down every kernel the server runs, through its REST API (DELETE of each session, then of any kernel
+     * left): what a learner's "Shut Down All Kernels" does, so that the next page starts a kernel of its own.
+     */
+    void shutDownKernels() throws IOException, InterruptedException {
+        var http = HttpClient.newHttpClient();
+        for (String what : List.of("sessions", "kernels")) {
+            var list = http.send(api("GET", what), HttpResponse.BodyHandlers.ofString());
+            if (list.statusCode() != 200) {
+                throw new IOException("GET /api/" + what + ": " + list.statusCode() + " " + list.body());
+            }
+            List<Map<String, Object>> items = new Json().toType(list.body(), Json.LIST_OF_MAPS_TYPE);
+            for (Map<String, Object> item : items) {
+                var gone = http.send(api("DELETE", what + "/" + item.get("id")), HttpResponse.BodyHandlers.ofString());
+                if (gone.statusCode() != 204 && gone.statusCode() != 404) {
+                    throw new IOException("DELETE /api/" + what + "/" + item.get("id") + ": " + gone.statusCode());
+                }
+            }
+        }
+    }
+
+    private HttpRequest api(String method, String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/" + path))
+                .header("Authorization", "token " + token)
+                .timeout(Duration.ofSeconds(30))
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .build();
     }
 
     String tail() {
