@@ -146,14 +146,22 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
     # 3. Python-level tests: with two cores or more, two pytest processes at once: the tests that start kernels,
     # and the rest (builds of copies of the course, the image's steps, gradings). Each mostly waits for JVMs and
     # Maven; every test has its own folders.
-    shards = [("kernel", "kernel"), ("rest", "not kernel")] if two else [("all", None)]
+    # The rest is split once more: the tests that build copies of the course (Maven in a fresh folder, the image's
+    # steps, the Gradescope zip, PIT) and the others. Each of them waits on JVMs and Maven more than it computes.
+    builds = [TOOLS / "tests" / f for f in ("test_image_build.py", "test_autograder.py", "test_pristine_tests.py",
+                                            "test_mutation_bench.py", "test_notebook05_postgres.py")]
+    shards = ([("kernel", "kernel", []), ("builds", "not kernel", builds),
+               ("rest", "not kernel", [f"--ignore={b}" for b in builds])] if two else [("all", None, [])])
 
-    def pytest(name: str, marker: str | None) -> Step:
+    def pytest(name: str, marker: str | None, select: list) -> Step:
         xml = ROOT / "target" / f"pytest-{name}.xml"
+        where = [str(s) for s in select if not str(s).startswith("--ignore=")] or [str(TOOLS / "tests")]
         cmd = [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", f"--junitxml={xml}",
-               *(["-m", marker] if marker else []), str(TOOLS / "tests")]
-        return Step(f"pytest tools/tests" + (f" -m \"{marker}\"" if marker else ""), cmd, "checks",
-                    counts=lambda: junit_xml_counts(xml), ok_codes=(0, 5) if marker else (0,))  # 5: none selected
+               *(["-m", marker] if marker else []), *[s for s in select if str(s).startswith("--ignore=")], *where]
+        label = ("pytest " + (" ".join(Path(w).stem for w in where) if where != [str(TOOLS / "tests")] else "tools/tests")
+                 + (" (less the builds)" if len(where) < len(select) else "") + (f" -m \"{marker}\"" if marker else ""))
+        return Step(label, cmd, "checks", counts=lambda: junit_xml_counts(xml),
+                    ok_codes=(0, 5) if marker else (0,))  # 5: none selected
 
     # 4. Every notebook, headless, at the quick scale, and the browser test. The notebooks marked `runs_alone`
     # (what they time keeps every core busy) run first, one at a time; then the others, later ones first (they
@@ -180,7 +188,7 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
                                 *([[mvn, "-B", "-q", "-f", str(e2e), "spotless:check"]] if e2e.exists() else [])],
              "checks"),
         Step("grade of the stubs", grade_stubs, "checks", reported=False),
-        *[pytest(name, marker) for name, marker in shards],
+        *[pytest(name, marker, select) for name, marker, select in shards],
         *[Step(f"notebook {nb.name} (alone)", notebook_command(nb, "quick", py=py)) for nb in alone],
         *[Step(f"notebook {nb.name}", notebook_command(nb, "quick", py=py), "notebooks") for nb in together],
         *([Step("browser test", browser, "notebooks")] if browser else []),

@@ -65,7 +65,14 @@ def test_the_steps_keep_the_suites_order_and_parallelism(monkeypatch):
     alone = [n for n in sorted(notebooks, reverse=True) if suite.runs_alone(ROOT / "notebooks" / n)]
     assert groups[0] == (None, ["mvn verify"])
     assert groups[1] == ("checks", ["spotless:check", "grade of the stubs", 'pytest tools/tests -m "kernel"',
-                                    'pytest tools/tests -m "not kernel"'])
+                                    'pytest test_image_build test_autograder test_pristine_tests test_mutation_bench '
+                                    'test_notebook05_postgres -m "not kernel"',
+                                    'pytest tools/tests (less the builds) -m "not kernel"'])
+    # every test file is in exactly one of the two shards of the rest
+    builds = [s for s in plan if s.name.startswith("pytest test_image_build")][0].run
+    rest = [s for s in plan if "(less the builds)" in s.name][0].run
+    ignored = {a.split("=", 1)[1] for a in rest if a.startswith("--ignore=")}
+    assert ignored == {a for a in builds if a.endswith(".py")} and all(Path(f).is_file() for f in ignored)
     assert groups[2:2 + len(alone)] == [(None, [f"notebook {n} (alone)"]) for n in alone]
     rest = [n for n in sorted(notebooks, reverse=True) if n not in alone]
     assert groups[2 + len(alone)] == ("notebooks", [f"notebook {n}" for n in rest] + ["browser test"])

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_docker_static import instructions, run_commands  # noqa: E402
 
 # What never reaches an image (.dockerignore), and what the tests leave out for speed.
-IGNORED = shutil.ignore_patterns(".git", "target", "__pycache__", "*.pyc", ".ipynb_checkpoints", "e2e")
+IGNORED = shutil.ignore_patterns(".git", "target", "__pycache__", "*.pyc", ".ipynb_checkpoints", "e2e", ".venv")
 
 
 @functools.lru_cache(maxsize=1)
