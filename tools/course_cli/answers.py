@@ -49,14 +49,18 @@ def unseal(qid: str, sealed: str) -> dict:
     return json.loads(bytes(a ^ b for a, b in zip(data, _keystream(qid, len(data)))).decode())
 
 
+SEALED_NOTE = ("In this copy each question's answer is sealed (./course template): course.kit.SelfCheck opens it"
+               " to mark an answer; out of sight, not secret.")
+
+
 def sealed_file(data: dict) -> dict:
-    """A self-check file (one notebook's questions) with every answer sealed; the file's other fields kept."""
+    """A self-check file (one notebook's questions) with every answer sealed; the file's other fields kept. A file
+    already sealed (a template of a template) comes out the same."""
     out = dict(data)
-    out["about"] = " ".join(filter(None, [data.get("about"), "In this copy each question's answer is sealed"
-                                          " (./course template): course.kit.SelfCheck opens it to mark an answer;"
-                                          " out of sight, not secret."]))
+    about = data.get("about", "")
+    out["about"] = about if SEALED_NOTE in about else " ".join(filter(None, [about, SEALED_NOTE]))
     questions = []
-    for q in data["questions"]:
+    for q in map(opened, data["questions"]):
         kept = {k: q[k] for k in IN_THE_CLEAR if k in q}
         kept["sealed"] = seal(q["id"], {k: v for k, v in q.items() if k not in IN_THE_CLEAR})
         questions.append(kept)

@@ -73,9 +73,10 @@ def test_the_self_checks_are_sealed_and_open_to_the_course_answers(built):
     files = sorted(folder.glob("*.json"))
     assert files
     for f in files:
-        questions = json.loads(f.read_text(encoding="utf-8"))["questions"]
-        for q in questions:
+        text = f.read_text(encoding="utf-8")
+        for q in json.loads(text)["questions"]:
             assert set(q) == {"id", "kind", "hint", "sealed"}, (f.name, q)
+        assert answers.sealed_text(json.loads(text)) == text, f"{f.name}: a template of a template seals it alike"
     assert answers.self_check_questions(built) == answers.self_check_questions(ROOT)
 
 
