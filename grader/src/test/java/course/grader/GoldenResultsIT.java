@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import course.base.Exercises;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * folder), the Gradescope {@code results.json} of its stubs, of its reference solution and of its first mutant
  * (by name) must equal {@code src/test/resources/golden/NN-name/{stubs,solution,mutant}.json}, with the fields
  * that change from run to run masked: the execution time, durations and identity hashes in messages, and a
- * mutant's failure messages. Exercism's java-test-runner tests itself the same way.
+ * mutant's failure messages. Exercism's java-test-runner tests itself the same way. A learners' template
+ * ({@code ./course template}) keeps the stubs' files alone: there the solution's and the mutant's are skipped.
  *
  * <p>After a deliberate change to the tests, the stubs, the solutions, the mutants or the grader's messages,
  * regenerate them (a new exercise needs only this), then review the diff:
@@ -104,6 +107,14 @@ class GoldenResultsIT {
                     Grader.Source.EXERCISES,
                     POOL.submit(() -> grader.grade(exercise, stub, null)),
                     false));
+            if (!Exercises.hasAnswers(Courses.root())) {
+                // a learners' template: the solution and its mutant are not there, nor their golden files
+                for (String kind : List.of("solution", "mutant")) {
+                    tests.add(DynamicTest.dynamicTest(
+                            exercise + "/" + kind, () -> Assumptions.abort(Exercises.NO_ANSWERS)));
+                }
+                continue;
+            }
             tests.add(check(
                     exercise,
                     "solution",
