@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
+from course_cli import answers  # noqa: E402  (what the course's answers are: the book's and the template's)
 from course_cli.notebooks import runs_alone  # noqa: E402  (one reading of the notebook's "runs_alone")
 from course_cli.suite import Outcome, Step, schedule  # noqa: E402  (one scheduler of notebook runs)
 TEMPLATES = Path(__file__).resolve().parent / "book_template"
@@ -259,58 +260,13 @@ def page_text(page: Path) -> str:
 
 
 def solution_lines(root: Path = ROOT) -> dict[str, list[str]]:
-    """The distinctive lines of each exercise's reference solution: code lines of 20 characters or more that are
-    in no other Java source of the course (the stubs and their tests, the kit, the kernel, the grader: ``} catch (InterruptedException e) {``
-    is everyone's) nor in any notebook or README (those the book shows anyway). Comments, imports and package
-    lines are left out."""
-    shown = set()
-    # (not the grader's test resources: their alternative solutions and mutants are solutions too)
-    for java in [*root.glob("kit/src/**/*.java"), *root.glob("kernel/src/**/*.java"),
-                 *root.glob("grader/src/main/**/*.java"), *root.glob("exercises/*/src/**/*.java")]:
-        shown.update(l.strip() for l in java.read_text(encoding="utf-8", errors="replace").splitlines())
-    for nb in notebooks(root):
-        for cell in json.loads(nb.read_text(encoding="utf-8")).get("cells", []):
-            src = cell.get("source", "")
-            shown.update(l.strip() for l in ("".join(src) if isinstance(src, list) else src).splitlines())
-    for md in [root / "README.md", *sorted((root / "exercises").glob("**/README.md"))]:
-        shown.update(l.strip() for l in md.read_text(encoding="utf-8").splitlines())
-    found: dict[str, list[str]] = {}
-    for java in sorted((root / "solutions").glob("*/src/main/java/**/*.java")):
-        rel = java.relative_to(root / "solutions")
-        stub = root / "exercises" / rel
-        stub_lines = {l.strip() for l in stub.read_text(encoding="utf-8").splitlines()} if stub.exists() else set()
-        lines = []
-        for line in java.read_text(encoding="utf-8").splitlines():
-            t = line.strip()
-            if (len(t) < 20 or t.startswith(("//", "*", "/*", "import ", "package ", "@"))
-                    or t in stub_lines or t in shown):
-                continue
-            lines.append(t)
-        found[rel.as_posix()] = lines
-    return found
+    """The distinctive lines of each exercise's reference solution (course_cli.answers)."""
+    return answers.solution_lines(root)
 
 
 def self_check_answers(root: Path = ROOT) -> list[dict]:
-    """Every self-check question of kit/src/main/resources/course/kit/selfcheck/NN.json."""
-    folder = root / "kit" / "src" / "main" / "resources" / "course" / "kit" / "selfcheck"
-    return [q for f in sorted(folder.glob("*.json")) for q in json.loads(f.read_text(encoding="utf-8"))["questions"]]
-
-
-def answer_value(q: dict) -> re.Pattern:
-    """The expected answer as it would stand in an answer cell's argument: ``48`` (or ``48000``) for PT48S."""
-    expect = q["expect"]
-    if q["kind"] == "duration":
-        m = re.fullmatch(r"PT(?:(\d+)M)?(?:([\d.]+)S)?", str(expect))
-        seconds = (int(m.group(1) or 0) * 60 + float(m.group(2) or 0)) if m else None
-        value = (f"{seconds:g}" if seconds is not None else re.escape(str(expect)))
-        value = rf"(?:{value}|{int(seconds * 1000)})" if seconds is not None else value
-    elif q["kind"] == "choice":
-        return re.compile(rf"\.{re.escape(str(expect))}(?!\w)")  # SelfCheck.Choice.B
-    elif q["kind"] == "boolean":
-        value = str(expect).lower()
-    else:
-        value = re.escape(f"{expect:g}" if isinstance(expect, float) else str(expect))
-    return re.compile(rf"(?<![\w.]){value}(?![\w])")
+    """Every self-check question of kit/src/main/resources/course/kit/selfcheck/NN.json, its answer opened."""
+    return answers.self_check_questions(root)
 
 
 def leaks(root: Path, site: Path) -> list[str]:
@@ -320,9 +276,7 @@ def leaks(root: Path, site: Path) -> list[str]:
     texts = {p.name: page_text(p) for p in sorted(site.glob("*.html"))}
     page_lines = {name: {l.strip() for l in text.splitlines()} for name, text in texts.items()}
     # the arguments of every answer cell on a page, comments out ("/* true or false */ null" answers nothing)
-    answers = {name: [(m.group(1), re.sub(r"/\*.*?\*/|//[^\n]*", "", m.group(2)))
-                      for m in re.finditer(r'SelfCheck\.answer\(\s*"([\d.]+)"\s*,([^;]*)\)\s*;', text)]
-               for name, text in texts.items()}
+    cells = {name: answers.answer_calls(text, only="answer") for name, text in texts.items()}
     found = []
     for source, lines in solution_lines(root).items():
         for line in lines:
@@ -330,11 +284,11 @@ def leaks(root: Path, site: Path) -> list[str]:
                 if line in shown:
                     found.append(f"{name}: a line of solutions/{source}: {line}")
     for q in self_check_answers(root):
-        value = answer_value(q)
+        value = answers.answer_value(q)
         for name, text in texts.items():
             if q["right"] in text:
                 found.append(f"{name}: the confirmation of self-check {q['id']}: {q['right']}")
-            if any(qid == q["id"] and value.search(arg) for qid, arg in answers[name]):
+            if any(qid == q["id"] and value.search(arg) for qid, arg in cells[name]):
                 found.append(f"{name}: an answer cell with the expected answer of self-check {q['id']}")
     return found
 

@@ -13,10 +13,17 @@ from .lab import cmd_lab
 from .notebooks import cmd_run
 from .setup import cmd_setup
 from .suite import cmd_test
+from .template import build as build_template
 from .ui import fail, say
 
 TOOLS = ROOT / "tools"
 SCALE_HELP = "full or quick (default: $COURSE_SCALE, else full; the kit's course.kit.Scale checks it)"
+
+
+def needs_answers(what: str) -> None:
+    """Stops a command that runs the reference solutions in a course without them (a learners' template)."""
+    if not (ROOT / "solutions").is_dir():
+        fail(f"no solutions/ folder in this course (a learners' template): {what} runs the reference solutions")
 
 
 def cmd_bench(args, rest: list[str]) -> int:
@@ -26,6 +33,7 @@ def cmd_bench(args, rest: list[str]) -> int:
     if args.what == "first-run":  # a fresh clone of its own: nothing here is built for it
         return subprocess.run([jupyter_python(), str(TOOLS / "first_run_bench.py"), *rest]).returncode
     if args.what == "mutation":
+        needs_answers("./course bench mutation")
         import mutation_bench
         known = course_files()[0]  # after the build: the kit, which the exercises' tests use, in Maven's repository
         return mutation_bench.main(rest, find_maven(), java_env(find_jdk()), known)
@@ -46,6 +54,8 @@ def cmd_grade(rest: list[str]) -> int:
 def cmd_book(args) -> int:
     """The course as a static site (tools/book.py): every notebook executed with the solutions loaded, or
     --executed DIR, notebooks already executed; nbconvert with the course's template writes target/book/."""
+    if not args.executed:
+        needs_answers("./course book (without --executed DIR)")
     cmd_setup(argparse.Namespace(prefix=None))
     py = jupyter_python()
     ensure_fonts()
@@ -73,6 +83,21 @@ def cmd_autograder(args) -> int:
     except ValueError as e:
         fail(str(e))
     say(f"wrote {out} ({out.stat().st_size // 1024} KiB): upload it as the assignment's autograder on Gradescope")
+    return 0
+
+
+def cmd_template(args) -> int:
+    """The learners' repository: the course without its answers, checked for leaks (course_cli/template.py)."""
+    try:
+        written = build_template(ROOT, Path(args.out))
+    except ValueError as e:
+        fail(str(e))
+    left = sum(written.left_out.values())
+    say(f"wrote the learners' repository to {written.out}: {written.files} of the {written.files + left} files git"
+        f" tracks, {written.sealed} self-check files with their answers sealed; no answer found in it")
+    for why, count in sorted(written.left_out.items(), key=lambda kv: -kv[1]):
+        say(f"  left out: {why} ({count} file{'s' if count > 1 else ''})")
+    say("push it as the learners' template repository (deploy/README.md, § How learners submit)")
     return 0
 
 
@@ -116,6 +141,9 @@ def main(argv: list[str]) -> int:
     s.add_argument("--profile", choices=["trainer", "learner"], default="trainer",
                    help="trainer (default) also runs the hidden tests in trainer/")
     s.add_argument("--leaderboard", action="store_true", help="add Gradescope's leaderboard (the points)")
+    s = sub.add_parser("template", help="write the learners' repository to OUT: the course without its answers"
+                                         " (solutions, hidden tests, mutants, …), checked for leaks")
+    s.add_argument("out", help="a new or empty folder, or one that ./course template wrote before (its .git kept)")
     args, rest = p.parse_known_args(argv)
     if args.cmd == "reproduce":
         return cmd_reproduce(args, rest)
@@ -125,4 +153,4 @@ def main(argv: list[str]) -> int:
         p.error("unrecognized arguments: " + " ".join(rest))
     return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test,
             "autograder": cmd_autograder, "progress": cmd_progress,
-            "book": cmd_book}[args.cmd](args)
+            "book": cmd_book, "template": cmd_template}[args.cmd](args)

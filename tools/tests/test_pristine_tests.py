@@ -57,8 +57,8 @@ def tamper(clone: Path) -> None:
 
 
 def max_score(exercise: str) -> int:
-    """The exercise's points, from the grader's golden results of its solution (GoldenResultsIT keeps them true)."""
-    golden = ROOT / "grader" / "src" / "test" / "resources" / "golden" / exercise / "solution.json"
+    """The exercise's points, from the grader's golden results of its stubs (GoldenResultsIT keeps them true)."""
+    golden = ROOT / "grader" / "src" / "test" / "resources" / "golden" / exercise / "stubs.json"
     return json.loads(golden.read_text())["max_score"]
 
 

@@ -20,6 +20,13 @@ public final class Exercises {
     /** The folder of the trainer's hidden tests: left out of a learners' template, and then skipped. */
     public static final String TRAINER = "trainer";
 
+    /** The folder of the reference solutions: left out of a learners' template with the other answers. */
+    public static final String SOLUTIONS = "solutions";
+
+    /** Why the course's own tests that need the answers are skipped in a learners' template: one line. */
+    public static final String NO_ANSWERS = "no solutions/ folder in this course (a learners' template, written by"
+            + " ./course template): the tests that need the course's answers are skipped";
+
     private static final Pattern NAME = Pattern.compile("\\d\\d-[a-z0-9-]+");
 
     private Exercises() {}
@@ -34,25 +41,39 @@ public final class Exercises {
         MODULE("the Maven module", "exercises/%s/pom.xml"),
         /** The contract, in numbered sentences the tests name. */
         README("the README", "exercises/%s/README.md"),
-        /** The reference solution. */
-        SOLUTION("the reference solution", "solutions/%s/src/main/java"),
+        /** The reference solution: an answer. */
+        SOLUTION("the reference solution", SOLUTIONS + "/%s/src/main/java", true),
         /** The trainer's hidden tests; a course without {@code trainer/} has none, and grades without them. */
-        HIDDEN_TESTS("the trainer's hidden tests", TRAINER + "/%s/src/test/java"),
-        /** What the grader gives the stubs, the solution and a mutant (GoldenResultsIT). */
+        HIDDEN_TESTS("the trainer's hidden tests", TRAINER + "/%s/src/test/java", true),
+        /**
+         * What the grader gives the stubs, the solution and a mutant (GoldenResultsIT); a learners' template keeps
+         * the stubs' alone.
+         */
         GOLDEN("the golden results", "grader/src/test/resources/golden/%s"),
-        /** Wrong solutions that the tests must catch (MutantsIT). */
-        MUTANTS("the mutants", "grader/src/test/resources/mutants/%s"),
-        /** Other right solutions that the tests must pass (AlternativesIT). */
-        ALTERNATIVES("the alternative solutions", "grader/src/test/resources/alternatives/%s"),
+        /** Wrong solutions that the tests must catch (MutantsIT): answers too, each a diff of the solution. */
+        MUTANTS("the mutants", "grader/src/test/resources/mutants/%s", true),
+        /** Other right solutions that the tests must pass (AlternativesIT): answers. */
+        ALTERNATIVES("the alternative solutions", "grader/src/test/resources/alternatives/%s", true),
         /** The notebook whose "Your turn" grades it with {@code Grade.exercise("NN-name")}. */
         NOTEBOOK("the notebook", "notebooks/*.ipynb");
 
         private final String label;
         private final String where;
+        private final boolean answer;
 
         Part(String label, String where) {
+            this(label, where, false);
+        }
+
+        Part(String label, String where, boolean answer) {
             this.label = label;
             this.where = where;
+            this.answer = answer;
+        }
+
+        /** Whether this part gives an answer away, and so stays out of a learners' template. */
+        public boolean answer() {
+            return answer;
         }
 
         /** What the part is, in words. */
@@ -83,7 +104,7 @@ public final class Exercises {
         TreeSet<String> all = new TreeSet<>();
         for (String folder : List.of(
                 "exercises",
-                "solutions",
+                SOLUTIONS,
                 TRAINER,
                 "grader/src/test/resources/golden",
                 "grader/src/test/resources/mutants",
@@ -116,14 +137,22 @@ public final class Exercises {
     }
 
     /**
+     * Whether the course holds its answers: the reference solutions, and with them the mutants and alternatives
+     * (a learners' template leaves all of them out, {@code solutions/} first).
+     */
+    public static boolean hasAnswers(Path root) {
+        return Files.isDirectory(root.resolve(SOLUTIONS));
+    }
+
+    /**
      * The parts of {@code exercise} missing from the course folder, one line each ("the mutants:
      * grader/src/test/resources/mutants/NN-name"). The hidden tests count only where the course has
-     * {@code trainer/}.
+     * {@code trainer/}, the other answers only where it has {@code solutions/}.
      */
     public static List<String> missing(Path root, String exercise) {
         List<String> out = new ArrayList<>();
         for (Part part : Part.values()) {
-            if (part == Part.HIDDEN_TESTS && !hasTrainer(root)) {
+            if (part == Part.HIDDEN_TESTS ? !hasTrainer(root) : part.answer() && !hasAnswers(root)) {
                 continue;
             }
             if (find(root, exercise, part).isEmpty()) {

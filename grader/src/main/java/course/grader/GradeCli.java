@@ -1,6 +1,7 @@
 package course.grader;
 
 import course.base.CourseRoot;
+import course.base.Exercises;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -148,6 +149,11 @@ public final class GradeCli implements Callable<Integer> {
         }
         int atOnce = jobs != null ? jobs : Grader.defaultJobs();
         Path root = CourseRoot.find();
+        if (solutions && !Exercises.hasAnswers(root)) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "no solutions/ folder in this course (a learners' template): --solutions has nothing to grade");
+        }
         Grader grader = new Grader(root, profile);
         grader.hiddenTestsSkipped().ifPresent(System.out::println);
         if (classDir != null) {

@@ -73,6 +73,14 @@ public final class Grader {
     static final String NO_TRAINER_FOLDER =
             "no trainer/ folder in this course: the trainer's hidden tests are skipped, the learner's tests run";
 
+    /**
+     * What the grader says, once, when the learner's profile grades a course without {@code trainer/} (a learners'
+     * template, {@code ./course template}): the grade counts the tests the learner sees, and a trainer's may count
+     * more.
+     */
+    static final String NO_HIDDEN_TESTS_HERE = "no trainer/ folder in this copy of the course: graded with the tests"
+            + " you see; the trainer's hidden tests are not in it";
+
     private final Path root;
     private final Profile profile;
     private final boolean hiddenSkipped;
@@ -126,11 +134,15 @@ public final class Grader {
     }
 
     /**
-     * The one line to show when the trainer's profile was asked for in a course without {@code trainer/}: its
-     * hidden tests are skipped; empty otherwise.
+     * The one line to show when the course has no {@code trainer/} folder: with the trainer's profile, that its
+     * hidden tests are skipped; with the learner's, that the grade counts the visible tests alone and the hidden
+     * ones are not in this copy. Empty where the course has {@code trainer/}.
      */
     public Optional<String> hiddenTestsSkipped() {
-        return hiddenSkipped ? Optional.of(NO_TRAINER_FOLDER) : Optional.empty();
+        if (hiddenSkipped) {
+            return Optional.of(NO_TRAINER_FOLDER);
+        }
+        return Exercises.hasTrainer(root) ? Optional.empty() : Optional.of(NO_HIDDEN_TESTS_HERE);
     }
 
     /** The exercises the course grades ({@code NN-name}), in order. */

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * replace the reference solution's files of the same names (for 06, the callers share a {@code FutureTask}; for
  * 08, a latch and {@code Thread.join} instead of a future).
  */
+@NeedsAnswers
 class AlternativesIT {
     @TempDir
     static Path work;

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on their own, a broken learner costs only their own row, and the HTML report has its parts. Two exercises
  * keep it short; the grader treats every exercise alike.
  */
+@NeedsAnswers
 class ClassReportIT {
     static final List<String> EXERCISES = List.of("02-cafe", "05-throttling");
 

@@ -106,6 +106,7 @@ class ContractTest {
     }
 
     @TestFactory
+    @NeedsAnswers
     List<DynamicTest> everySentenceHasAMutantThatBreaksItAlone() {
         List<DynamicTest> checks = new ArrayList<>();
         for (String exercise : Courses.selected()) {

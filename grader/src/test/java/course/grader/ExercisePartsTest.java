@@ -8,9 +8,11 @@ import course.base.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,19 +65,19 @@ class ExercisePartsTest {
         }
         assertEquals(Map.of(), missingParts(copy), "the copy is whole");
 
-        FileTrees.delete(copy.resolve("grader/src/test/resources/mutants/05-throttling"));
-        FileTrees.delete(copy.resolve("solutions/02-cafe"));
         Files.delete(copy.resolve("notebooks/08-http-service.ipynb"));
         Files.writeString(
                 copy.resolve("exercises/pom.xml"),
                 Files.readString(copy.resolve("exercises/pom.xml")).replace("<module>07-structured</module>", ""));
+        boolean answers = Exercises.hasAnswers(copy);
+        if (answers) {
+            FileTrees.delete(copy.resolve("grader/src/test/resources/mutants/05-throttling"));
+            FileTrees.delete(copy.resolve("solutions/02-cafe"));
+        }
         if (Exercises.hasTrainer(copy)) {
             FileTrees.delete(copy.resolve("trainer/01-thread-cost"));
         }
         Map<String, List<String>> missing = missingParts(copy);
-        assertEquals(List.of("the reference solution: solutions/02-cafe/src/main/java"), missing.get("02-cafe"));
-        assertEquals(
-                List.of("the mutants: grader/src/test/resources/mutants/05-throttling"), missing.get("05-throttling"));
         assertEquals(
                 List.of("the Maven module: exercises/07-structured/pom.xml, listed as <module>07-structured</module>"
                         + " in exercises/pom.xml"),
@@ -83,19 +85,37 @@ class ExercisePartsTest {
         assertEquals(
                 List.of("the notebook: no notebook in notebooks/ calls Grade.exercise(\"08-deadline\")"),
                 missing.get("08-deadline"));
+        if (answers) {
+            assertEquals(List.of("the reference solution: solutions/02-cafe/src/main/java"), missing.get("02-cafe"));
+            assertEquals(
+                    List.of("the mutants: grader/src/test/resources/mutants/05-throttling"),
+                    missing.get("05-throttling"));
+        }
         if (Exercises.hasTrainer(root)) {
             assertEquals(
                     List.of("the trainer's hidden tests: trainer/01-thread-cost/src/test/java"),
                     missing.get("01-thread-cost"));
         }
 
-        // A learners' template has no trainer/: its hidden tests are no part it lacks.
-        FileTrees.delete(copy.resolve(Exercises.TRAINER));
+        // A learners' template has no trainer/, no solutions/, no mutants or alternatives: no part it lacks.
+        for (String answer : List.of(
+                Exercises.TRAINER,
+                Exercises.SOLUTIONS,
+                "grader/src/test/resources/mutants",
+                "grader/src/test/resources/alternatives")) {
+            if (Files.exists(copy.resolve(answer))) {
+                FileTrees.delete(copy.resolve(answer));
+            }
+        }
         assertTrue(
                 missingParts(copy).values().stream()
                         .flatMap(List::stream)
-                        .noneMatch(m -> m.startsWith("the trainer's hidden tests")),
+                        .noneMatch(m -> Arrays.stream(Exercises.Part.values())
+                                .filter(Exercises.Part::answer)
+                                .anyMatch(part -> m.startsWith(part.label() + ":"))),
                 missingParts(copy).toString());
+        assertEquals(
+                Set.of("07-structured", "08-deadline"), missingParts(copy).keySet(), "the two parts removed above");
 
         // An exercise that only one folder names is named, with everything else it lacks.
         Files.createDirectories(copy.resolve("solutions/09-half-added/src/main/java"));

@@ -15,6 +15,7 @@ class GradeCliIT {
     Path work;
 
     @Test
+    @NeedsAnswers
     void aSolutionScoresFullMarksWithRequireFull() throws Exception {
         // GoldenResultsIT grades every solution; one is enough to test the options here.
         Path json = work.resolve("r.json");

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that 01 has a syntax error, 02 loops forever and 04 calls {@code System.exit(1)}, those three score 0
  * with a clear reason while 03 and 05 score full marks.
  */
+@NeedsAnswers
 class IsolationIT {
     @TempDir
     static Path work;

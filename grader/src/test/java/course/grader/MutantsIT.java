@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that the one mistake it makes reads at a glance; the test applies it to a copy of the solution and grades
  * that copy.
  */
+@NeedsAnswers
 class MutantsIT {
     @TempDir
     static Path work;

@@ -17,6 +17,7 @@ class SubmissionTest {
     Path work;
 
     @Test
+    @NeedsAnswers
     void aWholeCourseIsGradedFromItsExercisesNotItsSolutions() throws Exception {
         Path repo = work.resolve("in/my-repo");
         Courses.copyTree(Courses.root().resolve("exercises/02-cafe/src"), repo.resolve("exercises/02-cafe/src"));
@@ -34,6 +35,7 @@ class SubmissionTest {
     }
 
     @Test
+    @NeedsAnswers
     void bareFilesJoinTheirExerciseByPackageAndTheStubsFillTheRest() throws Exception {
         Path in = Files.createDirectories(work.resolve("in"));
         Files.copy(Courses.solution("02-cafe").resolve("course/exercises/cafe/Cafe.java"), in.resolve("Cafe.java"));

@@ -51,12 +51,16 @@ class TrainerProfileIT {
                         r.exercises().stream().flatMap(e -> e.tests().stream()).noneMatch(TestResult::hidden),
                         "no hidden test"),
                 () -> assertFalse(r.provenance().contains("hidden"), r.provenance()));
+        // The learner's profile there says in one line that the grade counts the visible tests alone.
+        assertEquals(Optional.of(Grader.NO_HIDDEN_TESTS_HERE), new Grader(course).hiddenTestsSkipped());
         // The same course with a trainer/ folder beside it runs its hidden tests, and says nothing.
         java.nio.file.Files.createDirectories(course.resolve(Grader.TRAINER_FOLDER));
         assertEquals(Optional.empty(), new Grader(course, Grader.Profile.TRAINER).hiddenTestsSkipped());
+        assertEquals(Optional.empty(), new Grader(course).hiddenTestsSkipped());
     }
 
     @Test
+    @NeedsAnswers
     void theSolutionsPassEveryHiddenTest() {
         GradeReport r = new Grader(Courses.root(), Grader.Profile.TRAINER).grade(List.of(), Grader.Source.SOLUTIONS);
         System.out.print(r.toText());

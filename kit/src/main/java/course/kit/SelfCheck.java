@@ -2,11 +2,16 @@ package course.kit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -41,11 +46,15 @@ import org.jsoup.nodes.Entities;
  *   {"id": "02.1", "kind": "duration", "expect": "PT35S", "relative": 0.02,
  *    "right": "35 waves of 1 s: ⌈7,000/200⌉ · t", "hint": "reread § 1 · Article 000's café"},
  *   {"id": "02.2", "kind": "number", "expect": 21, "absolute": 0.5, "right": "…", "hint": "…"},
- *   {"id": "02.3", "kind": "choice", "expect": "B", "right": "…", "hint": "…"},
+ *   {"id": "02.3", "kind": "choice", "expect": "C", "right": "…", "hint": "…"},
  *   {"id": "04.1", "kind": "boolean", "expect": false, "right": "…", "hint": "…"}]}
  * }</pre>
  *
- * A number or a duration is right within {@code max(relative · |expect|, absolute)} (durations: {@code expect}
+ * A learners' template ({@code ./course template}) keeps these files with each answer sealed: a question there has
+ * {@code id}, {@code kind} and {@code hint}, and its other fields in one {@code "sealed"} string, which this class
+ * opens when it reads the file. That keeps the answers out of sight, not secret.
+ *
+ * <p>A number or a duration is right within {@code max(relative · |expect|, absolute)} (durations: {@code expect}
  * and {@code absolute} in ISO-8601, {@code "PT0.5S"}); without a tolerance it must be exact. A {@code choice}
  * compares the name of any enum constant, {@link Choice} or another. An answer of zero is the placeholder, so no
  * number or duration question may expect zero. {@code right} is the confirmation (it may say why, but should not
@@ -158,13 +167,17 @@ public final class SelfCheck {
         }
     }
 
+    /** What a sealed answer's key starts with (see {@code Question.opened}). */
+    static final String SEAL_KEY = "vthreads-course self-check ";
+
     /** One question's expected answer, tolerance, confirmation and hint. */
     private record Question(
             String id, String kind, JsonNode expect, double relative, JsonNode absolute, String right, String hint) {
         static final List<String> KINDS = List.of("number", "duration", "choice", "boolean");
 
-        static Question from(JsonNode n, String file) {
-            String id = text(n, "id", file, null);
+        static Question from(JsonNode sealedOrNot, String file) {
+            String id = text(sealedOrNot, "id", file, null);
+            JsonNode n = opened(sealedOrNot, id, file);
             String kind = text(n, "kind", file, id);
             if (!KINDS.contains(kind)) {
                 throw new IllegalStateException(
@@ -184,6 +197,33 @@ public final class SelfCheck {
                     text(n, "hint", file, id));
             q.validate(file);
             return q;
+        }
+
+        /**
+         * The question with its answer in the clear: as it is, or, where a learners' template sealed it (a field
+         * {@code "sealed"}), with the sealed fields opened: base64, XOR-ed with SHA-256 of {@link #SEAL_KEY}, the
+         * id, a colon and the number of each 32-byte block ({@code tools/course_cli/answers.py} seals them so).
+         */
+        private static JsonNode opened(JsonNode n, String id, String file) {
+            JsonNode sealed = n.get("sealed");
+            if (sealed == null) return n;
+            try {
+                byte[] data = Base64.getDecoder().decode(sealed.asText());
+                MessageDigest sha = MessageDigest.getInstance("SHA-256");
+                for (int block = 0; block * 32 < data.length; block++) {
+                    byte[] key = sha.digest((SEAL_KEY + id + ":" + block).getBytes(StandardCharsets.UTF_8));
+                    for (int i = 0; i < key.length && block * 32 + i < data.length; i++) data[block * 32 + i] ^= key[i];
+                }
+                ObjectNode open = ((ObjectNode) n).deepCopy();
+                open.remove("sealed");
+                open.setAll((ObjectNode) new ObjectMapper().readTree(data));
+                return open;
+            } catch (IOException | IllegalArgumentException | ClassCastException e) {
+                throw new IllegalStateException(
+                        file + ": question " + id + " has a \"sealed\" answer that does not open", e);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("no SHA-256 in this JVM", e);
+            }
         }
 
         private static String text(JsonNode n, String field, String file, String id) {

@@ -99,13 +99,47 @@ class SelfCheckTest {
     }
 
     @Test
-    void theExampleFileLoads() {
-        assertEquals(List.of("00.1", "00.2", "00.3", "00.4"), SelfCheck.questions("00"));
+    void aFileThatDoesNotExistHasNoQuestions() {
         assertEquals(List.of(), SelfCheck.questions("77"));
-        right("00.1", Duration.ofSeconds(6));
-        right("00.2", 21);
-        right("00.3", Choice.B);
-        right("00.4", false);
+    }
+
+    /** zs.json is zz.json as a learners' template seals it (./course template): it marks every answer alike. */
+    @Test
+    void aSealedFileMarksAsItsOpenOne() {
+        assertEquals(List.of("zs.1", "zs.2", "zs.3", "zs.4", "zs.5", "zs.6"), SelfCheck.questions("zs"));
+        Object[] answers = {
+            Duration.ofSeconds(35),
+            Duration.ofMillis(35_600),
+            Duration.ofMillis(35_800),
+            Duration.ZERO,
+            21,
+            21.4,
+            21.6,
+            20,
+            0,
+            Choice.B,
+            Choice.A,
+            false,
+            true,
+            null,
+            Executor.VIRTUAL,
+            Executor.POOL,
+            Duration.ofMillis(259),
+            Duration.ofMillis(261),
+            "false"
+        };
+        for (int n = 1; n <= 6; n++) {
+            for (Object a : answers) {
+                Result open = SelfCheck.check("zz." + n, a);
+                Result sealed = SelfCheck.check("zs." + n, a);
+                assertEquals(open.answered(), sealed.answered(), n + " " + a);
+                assertEquals(open.correct(), sealed.correct(), n + " " + a);
+                assertEquals(open.line().replace("zz.", "zs."), sealed.line(), n + " " + a);
+            }
+        }
+        assertEquals(
+                "✔ zs.1: ⌈N/P⌉ waves of t",
+                SelfCheck.check("zs.1", Duration.ofSeconds(35)).toString());
     }
 
     @Test
