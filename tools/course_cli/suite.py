@@ -146,26 +146,27 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
     # 3. Python-level tests: with two cores or more, two pytest processes at once: the tests that start kernels,
     # and the rest (builds of copies of the course, the image's steps, gradings). Each mostly waits for JVMs and
     # Maven; every test has its own folders.
-    # The rest is split once more: the tests that build copies of the course (Maven in a fresh folder, the image's
-    # steps, the Gradescope zip, PIT) and the others. Each of them waits on JVMs and Maven more than it computes.
-    builds = [TOOLS / "tests" / f for f in ("test_image_build.py", "test_autograder.py", "test_pristine_tests.py",
-                                            "test_mutation_bench.py", "test_notebook05_postgres.py")]
-    shards = ([("kernel", "kernel", []), ("builds", "not kernel", builds),
-               ("rest", "not kernel", [f"--ignore={b}" for b in builds])] if two else [("all", None, [])])
+    # Three shards, by file, of about the same length: the tests that start kernels; the longest builds (the image's
+    # Maven steps, notebook 05 on a server of its own) with the kernels' memory test, which mostly waits for the
+    # kernels to go idle; and the rest. Each mostly waits on JVMs and Maven.
+    tests = TOOLS / "tests"
+    long = [tests / f for f in ("test_image_build.py", "test_kernel_memory.py", "test_notebook05_postgres.py")]
+    apart = [f"--ignore={f}" for f in long]
+    shards = ([("kernel", "kernel", apart, [tests]), ("long", None, [], long), ("rest", "not kernel", apart, [tests])]
+              if two else [("all", None, [], [tests])])
 
-    def pytest(name: str, marker: str | None, select: list) -> Step:
+    def pytest(name: str, marker: str | None, ignore: list[str], where: list[Path]) -> Step:
         xml = ROOT / "target" / f"pytest-{name}.xml"
-        where = [str(s) for s in select if not str(s).startswith("--ignore=")] or [str(TOOLS / "tests")]
         cmd = [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", f"--junitxml={xml}",
-               *(["-m", marker] if marker else []), *[s for s in select if str(s).startswith("--ignore=")], *where]
-        label = ("pytest " + (" ".join(Path(w).stem for w in where) if where != [str(TOOLS / "tests")] else "tools/tests")
-                 + (" (less the builds)" if len(where) < len(select) else "") + (f" -m \"{marker}\"" if marker else ""))
+               *(["-m", marker] if marker else []), *ignore, *map(str, where)]
+        label = ("pytest " + ("tools/tests" if where == [tests] else " ".join(w.stem for w in where))
+                 + (f" -m \"{marker}\"" if marker else "") + (" (less the long ones)" if ignore else ""))
         return Step(label, cmd, "checks", counts=lambda: junit_xml_counts(xml),
                     ok_codes=(0, 5) if marker else (0,))  # 5: none selected
 
     # 4. Every notebook, headless, at the quick scale, and the browser test. The notebooks marked `runs_alone`
-    # (what they time keeps every core busy) run first, one at a time; then the others, later ones first (they
-    # are the longer ones), then the browser test, two at a time: every timing check runs again on a miss, and a
+    # (what they time keeps every core busy) run first, one at a time; then the browser test and the others, later
+    # ones first (they are the longer ones), two at a time: every timing check runs again on a miss, and a
     # check that missed in every try fails its audit, busy or not.
     notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"), reverse=True)
     alone = [nb for nb in notebooks if runs_alone(nb)]
@@ -188,10 +189,11 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
                                 *([[mvn, "-B", "-q", "-f", str(e2e), "spotless:check"]] if e2e.exists() else [])],
              "checks"),
         Step("grade of the stubs", grade_stubs, "checks", reported=False),
-        *[pytest(name, marker, select) for name, marker, select in shards],
+        *[pytest(*shard) for shard in shards],
         *[Step(f"notebook {nb.name} (alone)", notebook_command(nb, "quick", py=py)) for nb in alone],
-        *[Step(f"notebook {nb.name}", notebook_command(nb, "quick", py=py), "notebooks") for nb in together],
+        # the browser test first: it is the longest of the group, and the shorter ones then fill the other slot
         *([Step("browser test", browser, "notebooks")] if browser else []),
+        *[Step(f"notebook {nb.name}", notebook_command(nb, "quick", py=py), "notebooks") for nb in together],
         # 4b. What every executed notebook must show, and its grade cell agreeing with ./course grade.
         *[Step(f"audit {nb.name}", audit(nb), "audits",
                needs=f"notebook {nb.name}" + (" (alone)" if nb in alone else "")) for nb in sorted(notebooks)],

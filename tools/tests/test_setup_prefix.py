@@ -151,6 +151,9 @@ def env_prefix(tmp_path_factory) -> dict:
     own = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True,
                          text=True, check=True, timeout=60).stdout.strip()
     Path(own, "course-jupyter.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    # and nbconvert's templates in the prefix's share/jupyter, where a conda environment has them
+    (venv / "share" / "jupyter").mkdir(parents=True)
+    (venv / "share" / "jupyter" / "nbconvert").symlink_to(Path(sys.prefix) / "share" / "jupyter" / "nbconvert")
     probe = subprocess.run([str(python), "-c", "import nbclient, jupyter_core.paths as p; print(p.jupyter_path('kernels'))"],
                            capture_output=True, text=True, timeout=60)
     if probe.returncode != 0:

@@ -99,8 +99,8 @@ class MutantsIT {
         // Two mutants graded per core at a time: a grade waits on its forked test JVM's start and on javac as much as
         // it computes (one per core kept 2 cores 54% busy: 02's 34 mutants took 26.9 s, two per core 20.1 s). Each
         // test waits for its own grade.
-        ExecutorService pool =
-                Executors.newFixedThreadPool(Math.max(1, 2 * Runtime.getRuntime().availableProcessors()));
+        ExecutorService pool = Executors.newFixedThreadPool(
+                Math.max(1, 2 * Runtime.getRuntime().availableProcessors()));
         List<DynamicTest> tests = new ArrayList<>();
         for (Map.Entry<String, List<Path>> e : mutants().entrySet()) {
             String exercise = e.getKey();
