@@ -64,16 +64,8 @@ def test_the_steps_keep_the_suites_order_and_parallelism(monkeypatch):
     notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
     alone = [n for n in sorted(notebooks, reverse=True) if suite.runs_alone(ROOT / "notebooks" / n)]
     assert groups[0] == (None, ["mvn verify"])
-    assert groups[1] == ("checks", ["spotless:check", "grade of the stubs",
-                                    'pytest tools/tests -m "kernel" (less the long ones)',
-                                    "pytest test_image_build test_kernel_memory test_notebook05_postgres",
-                                    'pytest tools/tests -m "not kernel" (less the long ones)'])
-    # every test file runs in exactly one shard: the long ones in theirs, and left out of the other two
-    long = [s for s in plan if s.name.startswith("pytest test_image_build")][0].run
-    files = {a for a in long if a.endswith(".py")}
-    assert len(files) == 3 and all(Path(f).is_file() for f in files)
-    for other in [s for s in plan if "(less the long ones)" in s.name]:
-        assert {a.split("=", 1)[1] for a in other.run if a.startswith("--ignore=")} == files
+    assert groups[1] == ("checks", ["spotless:check", "grade of the stubs", 'pytest tools/tests -m "kernel"',
+                                    'pytest tools/tests -m "not kernel"'])
     assert groups[2:2 + len(alone)] == [(None, [f"notebook {n} (alone)"]) for n in alone]
     rest = [n for n in sorted(notebooks, reverse=True) if n not in alone]
     assert groups[2 + len(alone)] == ("notebooks", ["browser test"] + [f"notebook {n}" for n in rest])

@@ -49,7 +49,15 @@ class IsolationIT {
                         .replace(
                                 "return switch (Objects.requireNonNull(kind, \"kind\")) {",
                                 "System.exit(1);\n        return switch (Objects.requireNonNull(kind, \"kind\")) {"));
-        GradeReport report = new Grader(course).grade(List.of(), Grader.Source.EXERCISES);
+        // 02's thirteen tests would each wait for their timeout, 129 s in all: a budget of 90 s for the exercise
+        // still lets most of them time out, and the rest are not run, as the budget says.
+        GradeReport report;
+        System.setProperty(ForkedTests.BUDGET_PROPERTY, "90");
+        try {
+            report = new Grader(course).grade(List.of(), Grader.Source.EXERCISES);
+        } finally {
+            System.clearProperty(ForkedTests.BUDGET_PROPERTY);
+        }
         System.out.print(report.toText());
         graded = report.exercises().stream().collect(Collectors.toMap(ExerciseResult::exercise, Function.identity()));
     }
