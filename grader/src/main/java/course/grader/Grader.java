@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -85,6 +86,10 @@ public final class Grader {
     private final Profile profile;
     private final boolean hiddenSkipped;
     private final List<String> only;
+    /** The course's tests compiled once per exercise and reused, or null: see {@link #reusingCompiledTests}. */
+    private final Map<String, Path> compiledTests;
+    /** Where those compiled tests are kept. */
+    private final Path compiledTestsFolder;
 
     /**
      * Creates a grader for the course in {@code root} that runs the tests a learner sees.
@@ -103,15 +108,30 @@ public final class Grader {
      * @param profile which tests to run
      */
     public Grader(Path root, Profile profile) {
-        this(root, profile, List.of());
+        this(root, profile, List.of(), null, null);
     }
 
-    private Grader(Path root, Profile profile, List<String> only) {
+    private Grader(
+            Path root, Profile profile, List<String> only, Map<String, Path> compiledTests, Path compiledTestsFolder) {
         this.root = root.toAbsolutePath().normalize();
         Objects.requireNonNull(profile, "profile");
         this.hiddenSkipped = profile == Profile.TRAINER && !Exercises.hasTrainer(this.root);
         this.profile = hiddenSkipped ? Profile.LEARNER : profile;
         this.only = List.copyOf(only);
+        this.compiledTests = compiledTests;
+        this.compiledTestsFolder = compiledTestsFolder;
+    }
+
+    /**
+     * This grader, compiling each exercise's tests once and reusing the classes for every later grade of it (by this
+     * grader and those {@link #only} makes from it). Only for code whose public API and constants are the reference
+     * solution's, which is all the tests compile against: the grader's own tests of its mutants, which change method
+     * bodies and private members alone. A learner's code is never graded so.
+     *
+     * @param folder where the compiled tests are kept, a folder per exercise
+     */
+    Grader reusingCompiledTests(Path folder) {
+        return new Grader(root, hiddenSkipped ? Profile.TRAINER : profile, only, new ConcurrentHashMap<>(), folder);
     }
 
     /**
@@ -120,7 +140,12 @@ public final class Grader {
      * require. A grade of some tests is not a learner's grade: nothing the course shows is graded so.
      */
     Grader only(Collection<String> methods) {
-        return new Grader(root, hiddenSkipped ? Profile.TRAINER : profile, List.copyOf(methods));
+        return new Grader(
+                root,
+                hiddenSkipped ? Profile.TRAINER : profile,
+                List.copyOf(methods),
+                compiledTests,
+                compiledTestsFolder);
     }
 
     /** The course folder this grader grades in. */
@@ -306,6 +331,28 @@ public final class Grader {
         }
     }
 
+    /** The tests of {@code exercise}, compiled by the first grade that needs them and copied for the others. */
+    private List<String> reuseCompiledTests(String exercise, Path testSources, List<Path> cp, Path testOut)
+            throws IOException {
+        Path compiled;
+        synchronized (compiledTests) {
+            compiled = compiledTests.get(exercise);
+            if (compiled == null) {
+                List<String> errors =
+                        JavaCompilation.compile(testSources, cp, testOut, p -> courseTest(testSources, p));
+                if (!errors.isEmpty()) {
+                    return errors;
+                }
+                compiled = compiledTestsFolder.resolve(exercise);
+                FileTrees.copy(testOut, compiled);
+                compiledTests.put(exercise, compiled);
+                return List.of();
+            }
+        }
+        FileTrees.copy(compiled, testOut);
+        return List.of();
+    }
+
     private ExerciseResult gradeCompiled(GradeJob job, ForkedTests.Prestarted ready)
             throws IOException, InterruptedException {
         String exercise = job.exercise();
@@ -323,7 +370,9 @@ public final class Grader {
             } else {
                 List<Path> cp = new ArrayList<>(compileCp);
                 cp.addFirst(job.mainOut());
-                errors = JavaCompilation.compile(testSources, cp, job.testOut(), p -> courseTest(testSources, p));
+                errors = compiledTests == null
+                        ? JavaCompilation.compile(testSources, cp, job.testOut(), p -> courseTest(testSources, p))
+                        : reuseCompiledTests(exercise, testSources, cp, job.testOut());
                 if (!errors.isEmpty()) {
                     problems.add("the course's tests do not compile against your code"
                             + " (did you change a public name or signature?):");
