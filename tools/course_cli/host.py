@@ -5,11 +5,11 @@ import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 from . import facts, pyenv
+from .debian import apt_install, is_debian_root
 from .facts import ROOT
 from .pyenv import has_modules
 from .ui import fail, say
@@ -91,22 +91,7 @@ def java_env(jdk: Path) -> dict:
     return env
 
 
-# ---------------------------------------------------------------------------------------------- Debian, Maven
-
-def is_debian_root() -> bool:
-    return os.geteuid() == 0 and Path("/etc/debian_version").exists() and shutil.which("apt-get") is not None
-
-
-def apt_install(packages: list[str]) -> None:
-    say("installing Debian packages: " + " ".join(packages))
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    r = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages], env=env,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        print(r.stdout, file=sys.stderr)
-        fail("apt-get install failed (see above)")
-
+# ---------------------------------------------------------------------------------------------- Maven
 
 def find_maven() -> str:
     """$COURSE_MAVEN, else the Maven on PATH (the Docker image's, which works offline), else ./mvnw, which

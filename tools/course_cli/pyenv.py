@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from .debian import apt_install, is_debian_root
 from .facts import ROOT
 from .ui import fail, say
 
@@ -79,12 +80,8 @@ def base_python() -> str:
         if r.returncode == 0 and tuple(int(x) for x in r.stdout.split()) >= MIN_PYTHON:
             return c
     need = ".".join(map(str, MIN_PYTHON))
-    if os.geteuid() == 0 and Path("/etc/debian_version").exists() and shutil.which("apt-get"):
-        say("installing Debian's python3-venv (the course makes a virtual environment)")
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "python3-venv"],
-                       check=True, env=env, stdout=subprocess.DEVNULL)
+    if is_debian_root():  # Debian's python3 has no venv module without this package
+        apt_install(["python3-venv"])
         return "/usr/bin/python3"
     fail(f"the course needs Python {need} or later with its venv module (found none).\n"
          f"  Debian/Ubuntu: sudo apt-get install python3-venv; macOS: brew install python; or use the Docker image.")
