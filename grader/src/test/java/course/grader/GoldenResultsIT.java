@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -72,18 +73,26 @@ class GoldenResultsIT {
     /**
      * results.json of one graded exercise, with what changes from run to run or from machine to machine
      * masked: the execution time, durations and identity hashes in messages, the input a failing property shrank
-     * to (how far shrinking gets in its time depends on the load), and a mutant's failure messages
+     * to, in its "for example:" line and in the call its message names (how far shrinking gets in its time
+     * depends on the load), and a mutant's failure messages
      * (a wrong solution's failures name figures that depend on scheduling and on the number of cores, and a
      * racy one fails one assertion or two; which tests it fails, and the points, do not). The stubs' messages
      * are kept whole.
      */
+    /** A call with at least one figure among its arguments, as a property's failure message names it. */
+    private static final Pattern SHRUNK_CALL = Pattern.compile("\\b([a-z]\\w*)\\(([^()]*\\d[^()]*)\\)");
+
     @SuppressWarnings("unchecked")
     static String masked(Grader.Source source, ExerciseResult result, boolean mutant) throws IOException {
         Map<String, Object> tree = new GradeReport(source, List.of(result), Duration.ZERO).toJsonTree();
         tree.put("execution_time", "<masked>");
-        if (mutant) {
-            for (Map<String, Object> test : (List<Map<String, Object>>) tree.get("tests")) {
-                test.put("output", ((String) test.get("output")).isEmpty() ? "" : "<the failure's message>");
+        for (Map<String, Object> test : (List<Map<String, Object>>) tree.get("tests")) {
+            String output = (String) test.get("output");
+            if (mutant) {
+                test.put("output", output.isEmpty() ? "" : "<the failure's message>");
+            } else if (output.contains("for example: ")) {
+                // a property's message names the call it failed on: the input shrinking reached
+                test.put("output", SHRUNK_CALL.matcher(output).replaceAll("$1(<the shrunk input>)"));
             }
         }
         String text = JSON.writeValueAsString(tree) + "\n";
