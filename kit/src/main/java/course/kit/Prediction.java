@@ -48,6 +48,9 @@ import org.jsoup.nodes.Entities;
  * </ul>
  * No guess makes it throw. In the notebook the result shows as a table (and as
  * {@value #MIME}, which {@code ./course progress} reads); outside the kernel its text is printed.
+ *
+ * <p>Under a JupyterHub with a class view, a given guess and each outcome also go to the trainer's screen
+ * ({@link ClassView}, which the learner can turn off); a cell never waits for it.
  */
 public final class Prediction {
     /** How far, in percent, a guess may be from the measurement (or from an alternative) and still be near it. */
@@ -95,6 +98,7 @@ public final class Prediction {
 
     private static Prediction shown(Prediction p) {
         Notebook.showOnce(p);
+        ClassView.guess(p);
         return p;
     }
 
@@ -135,6 +139,7 @@ public final class Prediction {
         Objects.requireNonNull(model, "model");
         Outcome o = judge(model, measured);
         Notebook.showOnce(o);
+        ClassView.outcome(o);
         return o;
     }
 

@@ -36,6 +36,8 @@ import org.jsoup.nodes.Entities;
  * <p>It shows one line: {@code ✔} and a confirmation, or "not yet: " and the hint (the section to reread), or
  * "not answered yet" for the placeholder (zero, {@link Duration#ZERO}, {@link Choice#NONE}, null). A wrong answer
  * is never a {@code ✘} and never stops the notebook; only an unknown question id throws (a mistake in the cell).
+ * Under a JupyterHub with a class view, whether it was answered and whether it is right (never the answer) also go
+ * to the trainer's screen ({@link ClassView}, which the learner can turn off).
  *
  * <p><b>Where the answers live.</b> One JSON file per notebook, {@code course/kit/selfcheck/NN.json} in the kit's
  * resources (question {@code "02.1"} is in {@code 02.json}), so that the authors of different notebooks never
@@ -97,7 +99,9 @@ public final class SelfCheck {
     public static void answer(String id, Object answer) {
         // void, not the Result: a value would also be the cell's value, shown a second time (or as an empty
         // output) under the line already shown
-        Notebook.display(check(id, answer));
+        Result r = check(id, answer);
+        Notebook.display(r);
+        ClassView.selfCheck(r);
     }
 
     /** The result of {@link #answer}, without showing it. */
