@@ -120,7 +120,10 @@ public final class ClassView {
 
     /** A client for one send: the timeouts above, and virtual threads for its work, so no pool of its own. */
     static HttpClient newClient() {
+        // HTTP/1.1: over plain http the default (HTTP/2) sends an h2c upgrade, which the hub's proxy
+        // (configurable-http-proxy) answers by closing the connection
         return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(CONNECT_TIMEOUT)
                 .executor(Executors.newThreadPerTaskExecutor(
                         Thread.ofVirtual().name("class-view-http").factory()))

@@ -490,6 +490,7 @@ class ClassViewTest {
     void aClientHasTheTimeouts() {
         try (HttpClient c = ClassView.newClient()) {
             assertEquals(Duration.ofSeconds(2), c.connectTimeout().orElseThrow());
+            assertEquals(HttpClient.Version.HTTP_1_1, c.version(), "the hub's proxy drops an h2c upgrade");
         }
         assertEquals(Duration.ofSeconds(5), ClassView.REQUEST_TIMEOUT);
     }
