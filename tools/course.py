@@ -19,7 +19,7 @@ from course_cli.host import find_jdk, java_env, java_major  # noqa: E402,F401
 from course_cli.notebooks import audit_notebook, runs_alone  # noqa: E402,F401
 
 # The commands that run Jupyter, pytest or nbconvert: they run in the course's Python environment.
-NEEDS_JUPYTER = {"lab", "run", "test", "book", "progress", "bench"}
+NEEDS_JUPYTER = {"lab", "run", "test", "book", "progress", "bench", "classroom"}
 
 if __name__ == "__main__":
     if sys.argv[1:2] and sys.argv[1] in NEEDS_JUPYTER:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import facts
 from .build import course_files, course_scale, java_main
+from .classroom import cmd_classroom
 from .facts import ROOT
 from .host import ensure_fonts, find_jdk, find_maven, java_env, jupyter_python
 from .lab import cmd_lab
@@ -144,6 +145,12 @@ def main(argv: list[str]) -> int:
     s = sub.add_parser("template", help="write the learners' repository to OUT: the course without its answers"
                                          " (solutions, hidden tests, mutants, …), checked for leaks")
     s.add_argument("out", help="a new or empty folder, or one that ./course template wrote before (its .git kept)")
+    s = sub.add_parser("classroom", help="a real JupyterHub of learners on this machine (root): a system user and home"
+                                          " each, the course kernel, the idle culler, the class view; Ctrl-C removes it all")
+    s.add_argument("--learners", type=int, default=5, help="how many learners, learner1 … learnerN (default 5)")
+    s.add_argument("--dir", default="/tmp/vthreads-classroom",
+                   help="the classroom's folder: Python environment, homes, the hub's state (default /tmp/vthreads-classroom)")
+    s.add_argument("--scale", help=SCALE_HELP)
     args, rest = p.parse_known_args(argv)
     if args.cmd == "reproduce":
         return cmd_reproduce(args, rest)
@@ -153,4 +160,4 @@ def main(argv: list[str]) -> int:
         p.error("unrecognized arguments: " + " ".join(rest))
     return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test,
             "autograder": cmd_autograder, "progress": cmd_progress,
-            "book": cmd_book, "template": cmd_template}[args.cmd](args)
+            "book": cmd_book, "template": cmd_template, "classroom": cmd_classroom}[args.cmd](args)
