@@ -148,7 +148,7 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
     # Maven; every test has its own folders.
     # Splitting the rest once more (three or four shards) made this step slower, not faster: it is bound by the
     # two cores, and more JVMs at once only share them (284 s and 295 s, against 256 s with two).
-    shards = [("kernel", "kernel"), ("rest", "not kernel")] if two else [("all", None)]
+    shards = [("kernel", "kernel and not hub"), ("rest", "not kernel and not hub")] if two else [("all", "not hub")]
 
     def pytest(name: str, marker: str | None) -> Step:
         xml = ROOT / "target" / f"pytest-{name}.xml"
@@ -182,6 +182,10 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
                                 *([[mvn, "-B", "-q", "-f", str(e2e), "spotless:check"]] if e2e.exists() else [])],
              "checks"),
         Step("grade of the stubs", grade_stubs, "checks", reported=False),
+        # The classroom: a real JupyterHub, five learners running notebook 02 and grading exercise 02 at once
+        # (tools/tests/test_hub_classroom.py). Longest of the group, so first; a third of it is waiting for the
+        # idle timeouts, which the other steps fill.
+        pytest("classroom", "hub"),
         *[pytest(name, marker) for name, marker in shards],
         *[Step(f"notebook {nb.name} (alone)", notebook_command(nb, "quick", py=py)) for nb in alone],
         # the browser test first: it is the longest of the group, and the shorter ones then fill the other slot

@@ -3,3 +3,4 @@
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "kernel: starts the course's Jupyter kernel (a JVM): integration, not unit")
+    config.addinivalue_line("markers", "hub: the classroom: a real JupyterHub with five learners (root; a step of its own)")
