@@ -90,9 +90,10 @@ def cmd_run(args) -> int:
 def audit_notebook(path: Path, graded: dict | None) -> list[str]:
     """What an executed notebook lacks of the course's standard, as sentences (empty when it has it all).
 
-    Notebook 00 needs the Java version, a chart and a table; the lessons need two charts, a table and a ✔ check,
-    and their grade cell's score must be the one ``./course grade`` gives for the same exercise; the appendix
-    (9x) needs the charts, table and checks but grades nothing."""
+    The welcome (:data:`WELCOME`) needs the Java version, a chart and a table; the lessons need two charts, a table
+    and a ✔ check, and their grade cell's score must be the one ``./course grade`` gives for the same exercise; an
+    appendix (:data:`APPENDICES`) needs the charts, table and checks but grades nothing. A notebook the list does
+    not name is held to a lesson's standard."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     pngs = tables = checks = 0
     texts = []
@@ -106,8 +107,8 @@ def audit_notebook(path: Path, graded: dict | None) -> list[str]:
             texts.append(text)
             checks += sum(1 for line in text.splitlines() if line.lstrip().startswith("\u2714"))
     problems = []
-    is_welcome = path.name.startswith("00")
-    is_appendix = path.name.startswith("9")
+    is_welcome = path.stem == WELCOME
+    is_appendix = path.stem in APPENDICES
     need_png = 1 if is_welcome else 2
     if pngs < need_png:
         problems.append(f"{pngs} image/png charts, at least {need_png} expected")
