@@ -101,9 +101,8 @@ def cmd_template(args) -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
-    if argv and argv[0] == "grade":  # the grader parses its own options
-        return cmd_grade(argv[1:])
+def parser() -> argparse.ArgumentParser:
+    """``./course``'s command line: one subcommand per command (README.md's table of commands lists them)."""
     p = argparse.ArgumentParser(prog="./course", description="The Java virtual threads course.")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("setup", help=f"find JDK {facts.release()}, build the kit, install the 'vthreads-java' "
@@ -144,6 +143,18 @@ def main(argv: list[str]) -> int:
     s = sub.add_parser("template", help="write the learners' repository to OUT: the course without its answers"
                                          " (solutions, hidden tests, mutants, …), checked for leaks")
     s.add_argument("out", help="a new or empty folder, or one that ./course template wrote before (its .git kept)")
+    return p
+
+
+def commands() -> dict[str, argparse.ArgumentParser]:
+    """Each subcommand of :func:`parser`, by name, with its own parser."""
+    return next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "grade":  # the grader parses its own options
+        return cmd_grade(argv[1:])
+    p = parser()
     args, rest = p.parse_known_args(argv)
     if args.cmd == "reproduce":
         return cmd_reproduce(args, rest)
