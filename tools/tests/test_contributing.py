@@ -17,6 +17,7 @@
 """
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import sys
@@ -49,6 +50,14 @@ def _files_by_name(root: Path) -> dict[str, list[Path]]:
 def _defines(source: str, name: str) -> bool:
     """Whether a Python or Java source defines ``name``: a function, a test method, or a type."""
     return re.search(rf"\b(def|class|void|record|interface|enum)\s+{re.escape(name)}\b", source) is not None
+
+
+def _left_out(path: str) -> bool:
+    """Whether ``./course template`` leaves ``path`` out; a bare file name, whether it leaves out files of that name."""
+    if "/" in path:
+        return template.left_out(path) is not None
+    return any(fnmatch.fnmatchcase(path, pattern.rsplit("/", 1)[-1]) for pattern, _ in template.LEFT_OUT
+               if not pattern.endswith("/"))
 
 
 def _expand(path: str) -> list[str]:
@@ -88,7 +97,7 @@ def path_problems(text: str, root: Path = ROOT) -> list[str]:
             placeholder = next((i for i, s in enumerate(segments) if PLACEHOLDER.search(s)), None)
             if placeholder is not None:
                 fixed = "/".join(segments[:placeholder])
-                if fixed and not (root / fixed).is_dir() and not (not answers and template.left_out(fixed + "/")):
+                if fixed and not (root / fixed).is_dir() and not (not answers and _left_out(fixed + "/")):
                     problems.append(f"{word}: no folder {fixed}/ for this pattern")
                 continue
             if "/" not in rel:
@@ -97,7 +106,7 @@ def path_problems(text: str, root: Path = ROOT) -> list[str]:
             else:
                 files = [root / rel] if (root / rel).exists() else []
             if not files:
-                if answers or template.left_out(rel) is None:
+                if answers or not _left_out(rel):
                     problems.append(f"{word}: no such file or folder in the repository")
             elif test and not any(f.is_file() and _defines(f.read_text(encoding="utf-8"), test) for f in files):
                 problems.append(f"{word}: {rel} defines no {test}")
