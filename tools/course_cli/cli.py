@@ -102,9 +102,8 @@ def cmd_template(args) -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
-    if argv and argv[0] == "grade":  # the grader parses its own options
-        return cmd_grade(argv[1:])
+def parser() -> argparse.ArgumentParser:
+    """``./course``'s command line: one subcommand per command (README.md's table of commands lists them)."""
     p = argparse.ArgumentParser(prog="./course", description="The Java virtual threads course.")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("setup", help=f"find JDK {facts.release()}, build the kit, install the 'vthreads-java' "
@@ -151,6 +150,18 @@ def main(argv: list[str]) -> int:
     s.add_argument("--dir", default="/tmp/vthreads-classroom",
                    help="the classroom's folder: Python environment, homes, the hub's state (default /tmp/vthreads-classroom)")
     s.add_argument("--scale", help=SCALE_HELP)
+    return p
+
+
+def commands() -> dict[str, argparse.ArgumentParser]:
+    """Each subcommand of :func:`parser`, by name, with its own parser."""
+    return next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "grade":  # the grader parses its own options
+        return cmd_grade(argv[1:])
+    p = parser()
     args, rest = p.parse_known_args(argv)
     if args.cmd == "reproduce":
         return cmd_reproduce(args, rest)

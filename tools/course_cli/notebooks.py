@@ -16,6 +16,37 @@ from .ui import fail, say
 
 TOOLS = ROOT / "tools"
 
+# The course's notebooks, in the order a learner takes them (``notebooks/NAME.ipynb``): the one list of them, and of
+# what each kind must hold. The style tests (tools/tests/test_notebook_style.py, test_predictions_are_blind.py) and
+# the audit below hold a notebook to the standard of its kind; README.md's table (## The course) and the welcome's
+# course map list the same notebooks in the same order, and a notebook in notebooks/ that is not listed here fails
+# (test_notebook_style.py checks both). CONTRIBUTING.md, "Adding a lesson", says what a lesson must hold.
+WELCOME = "00-welcome"  # how the course works: one prediction and its run; no self-check cells, no exercise
+LESSONS = (  # a question, a prediction, a live run, a self-check, and an exercise under "Your turn"
+    "01-thread-creation-cost",
+    "02-cafe-simulation",
+    "03-fixed-pool-batch-math",
+    "04-io-vs-cpu",
+    "05-semaphore-throttling",
+    "06-pinning-and-diagnostics",
+    "07-structured-concurrency",
+    "08-http-service",
+)
+APPENDICES = ("90-measuring-honestly",)  # the apparatus the lessons link to: charts and checks, no prediction, no grade
+COURSE = (WELCOME, *LESSONS, *APPENDICES)
+
+
+def listing_problems(folder: Path) -> list[str]:
+    """What keeps the notebooks in ``folder`` from being the course's list (empty when they are): a listed notebook
+    that is missing, and a notebook that is neither the welcome, a lesson nor an appendix, which no style test
+    would read."""
+    present = {p.stem for p in folder.glob("*.ipynb")}
+    problems = [f"{name}.ipynb is in the course's list (tools/course_cli/notebooks.py) but not in {folder}"
+                for name in COURSE if name not in present]
+    problems += [f"{name}.ipynb is neither the welcome, a lesson nor an appendix: add it to LESSONS (or APPENDICES)"
+                 " in tools/course_cli/notebooks.py, and to README.md's table" for name in sorted(present - set(COURSE))]
+    return problems
+
 
 def notebook_command(nb: Path, scale: str, timeout: int | None = None, py: str | None = None) -> list[str]:
     """The runner's command for ``nb``; ``py`` is a Python with Jupyter's modules where the caller found one (and
@@ -59,9 +90,10 @@ def cmd_run(args) -> int:
 def audit_notebook(path: Path, graded: dict | None) -> list[str]:
     """What an executed notebook lacks of the course's standard, as sentences (empty when it has it all).
 
-    Notebook 00 needs the Java version, a chart and a table; the lessons need two charts, a table and a ✔ check,
-    and their grade cell's score must be the one ``./course grade`` gives for the same exercise; the appendix
-    (9x) needs the charts, table and checks but grades nothing."""
+    The welcome (:data:`WELCOME`) needs the Java version, a chart and a table; the lessons need two charts, a table
+    and a ✔ check, and their grade cell's score must be the one ``./course grade`` gives for the same exercise; an
+    appendix (:data:`APPENDICES`) needs the charts, table and checks but grades nothing. A notebook the list does
+    not name is held to a lesson's standard."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     pngs = tables = checks = 0
     texts = []
@@ -75,8 +107,8 @@ def audit_notebook(path: Path, graded: dict | None) -> list[str]:
             texts.append(text)
             checks += sum(1 for line in text.splitlines() if line.lstrip().startswith("\u2714"))
     problems = []
-    is_welcome = path.name.startswith("00")
-    is_appendix = path.name.startswith("9")
+    is_welcome = path.stem == WELCOME
+    is_appendix = path.stem in APPENDICES
     need_png = 1 if is_welcome else 2
     if pngs < need_png:
         problems.append(f"{pngs} image/png charts, at least {need_png} expected")

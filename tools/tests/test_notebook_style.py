@@ -1,23 +1,29 @@
 """The course's notebooks, as committed, follow its style (no kernel needed).
 
+- The notebooks in notebooks/ are the course's list (``course_cli.notebooks``: the welcome, the lessons, the
+  appendices), which README.md's table and the welcome's course map give in the same order.
 - Every notebook is valid nbformat 4.5 with cell ids, runs in the course kernel, and is committed without outputs.
-- Every lesson notebook (01–89) puts the concurrency code of its experiments in code cells (at least three cells
-  with an executor, a thread builder, a Semaphore, or a structured task scope), stays within the reading budget of
-  1,600 words of markdown, and ends with "Your turn": ``%exercise NN-name`` in a cell of its own, then a cell that
+- Every lesson (``LESSONS`` of that list) puts the concurrency code of its experiments in code cells (at least three
+  cells with an executor, a thread builder, a Semaphore, or a structured task scope), stays within the reading budget
+  of 1,600 words of markdown, and ends with "Your turn": ``%exercise NN-name`` in a cell of its own, then a cell that
   runs the learner's code through ``Yours``, then the grade cell for the same exercise, in that order.
 """
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+from course_cli import notebooks as course_list  # noqa: E402  (the course's list of notebooks, by kind)
+
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
-LESSONS = [p for p in NOTEBOOKS if re.match(r"(0[1-9]|[1-8]\d)-", p.name)]
+LESSONS = [REPO / "notebooks" / f"{name}.ipynb" for name in course_list.LESSONS]
 CONCURRENCY = re.compile(r"Executors\.new|newVirtualThreadPerTaskExecutor|Thread\.of(Virtual|Platform)|new Semaphore"
                          r"|\.acquire\(|\.release\(|StructuredTaskScope")
 WORD_BUDGET = 1_600
@@ -29,6 +35,40 @@ def cells(path: Path):
 
 def test_there_are_lessons():
     assert len(LESSONS) >= 5, [p.name for p in NOTEBOOKS]
+
+
+def test_the_notebooks_are_the_courses_list():
+    """Every notebook the list names is in notebooks/, and every notebook there is listed: a lesson added as a file
+    alone would escape every test below that reads the lessons."""
+    assert course_list.listing_problems(REPO / "notebooks") == []
+
+
+def test_a_listed_lesson_that_is_missing_or_a_notebook_that_is_not_listed_fails(tmp_path):
+    for name in course_list.COURSE:
+        (tmp_path / f"{name}.ipynb").write_text("{}", encoding="utf-8")
+    assert course_list.listing_problems(tmp_path) == []
+    (tmp_path / "09-fan-in.ipynb").write_text("{}", encoding="utf-8")
+    (tmp_path / f"{course_list.LESSONS[-1]}.ipynb").unlink()
+    problems = course_list.listing_problems(tmp_path)
+    assert len(problems) == 2, problems
+    assert problems[0].startswith(f"{course_list.LESSONS[-1]}.ipynb is in the course's list"), problems
+    assert problems[1].startswith("09-fan-in.ipynb is neither the welcome, a lesson nor an appendix"), problems
+
+
+def _listed(text: str) -> list[str]:
+    """The notebooks a markdown table links, in its order (a row's first link to NN-name.ipynb)."""
+    return [m.group(1) for line in text.splitlines() if line.startswith("|")
+            for m in [re.search(r"\]\((?:notebooks/)?(\d\d-[a-z0-9-]+)\.ipynb\)", line)] if m]
+
+
+def test_the_readme_and_the_welcome_list_the_course_in_its_order():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = readme.split("\n## The course\n", 1)[1].split("\n## ", 1)[0]
+    assert _listed(table) == list(course_list.COURSE), "README.md's table under '## The course'"
+    welcome = REPO / "notebooks" / f"{course_list.WELCOME}.ipynb"
+    course_map = next(c.source for c in cells(welcome) if c.cell_type == "markdown"
+                      and re.search(r"^#+\s*The course map\s*$", c.source, re.M))
+    assert _listed(course_map) == [*course_list.LESSONS, *course_list.APPENDICES], "the welcome's course map"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -73,7 +113,6 @@ def test_your_turn_runs_the_learners_code_before_grading_it(path):
 
 PREDICTED = re.compile(r"\bvar\s+(\w+)\s*=\s*Prediction\.of\(")
 ANSWERED = re.compile(r'SelfCheck\.answer\("(\d\d)\.(\d+)"')
-COURSE_LESSONS = [p for p in LESSONS if re.match(r"0[1-8]-", p.name)]
 SELFCHECK = REPO / "kit" / "src" / "main" / "resources" / "course" / "kit" / "selfcheck"
 
 
@@ -84,7 +123,7 @@ def _heading_index(nb_cells, title: str) -> int | None:
     return None
 
 
-@pytest.mark.parametrize("path", COURSE_LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
 def test_the_learner_predicts_before_the_experiment_and_sees_it_beside_the_measurement(path):
     """Each prediction (``var guess = Prediction.of(…)``) sits in a cell of its own, above the cell that runs the
     experiment and shows it with ``guess.against(…)``: the learner commits first."""
@@ -103,7 +142,7 @@ def test_the_learner_predicts_before_the_experiment_and_sees_it_beside_the_measu
         assert len(lines) <= 3, f"the prediction cell of {name} holds more than the prediction: {nb_cells[at].source}"
 
 
-@pytest.mark.parametrize("path", COURSE_LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
 def test_each_lesson_ends_with_a_self_check_that_the_kernel_marks(path):
     """Three to five questions, each answered in a cell of its own, after "Try it yourself" and before "Your
     turn"; each is a question of the kit's answers file for this notebook, and that file asks nothing else."""
@@ -158,7 +197,7 @@ def test_every_link_to_a_notebook_lands(path):
                 assert anchor in _anchors(REPO / "notebooks" / target), f"{target} has no anchor {anchor}"
 
 
-@pytest.mark.parametrize("path", COURSE_LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
 def test_every_self_check_hint_names_a_section_the_notebook_has(path):
     """A wrong answer's hint says which section to reread ("reread § 1 · Waves: …"): that heading must be there."""
     headings = [re.sub(r"\s*<a id=.*", "", h).strip()

@@ -1,5 +1,7 @@
 """The learner guesses blind (issue 33): read cell by cell, as a learner who types a guess into each prediction
-cell, no notebook shows the answer before the guess is made, and no self-check ever prints its answer.
+cell, no notebook shows the answer before the guess is made, and no self-check ever prints its answer. The
+notebooks read are the welcome and the lessons of the course's list (``course_cli.notebooks``), each of which makes
+one prediction at least; the appendices predict nothing.
 
 - **Above the guess**, since the previous experiment (the last cell that set a guess against its model, or the
   notebook's start), the markdown holds no display formula and no worked result (a ``$…$`` with an ``=`` or a
@@ -23,8 +25,10 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 from course_cli.answers import opened  # noqa: E402  (a learners' template seals the answers: opened here)
+from course_cli.notebooks import LESSONS, WELCOME  # noqa: E402  (the course's list: the appendices ask nothing)
 
-NOTEBOOKS = sorted(p for p in (REPO / "notebooks").glob("*.ipynb") if re.match(r"0\d-", p.name))
+# The notebooks where the learner guesses: the welcome and every lesson, each with one prediction at least.
+NOTEBOOKS = [REPO / "notebooks" / f"{name}.ipynb" for name in (WELCOME, *LESSONS)]
 SELFCHECK = REPO / "kit" / "src" / "main" / "resources" / "course" / "kit" / "selfcheck"
 
 PREDICTION = re.compile(r"\bPrediction\.of\(")
@@ -103,8 +107,7 @@ def predictions(path: Path) -> list[tuple[int, list[str], list[str]]]:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_nothing_above_a_guess_gives_its_answer(path):
     made = predictions(path)
-    if path.name.startswith(tuple(f"0{k}-" for k in range(9))):
-        assert made, "no prediction in this notebook"
+    assert made, "no prediction in this notebook"
     seen = {f"prediction in c{i}": above for i, above, _ in made if above}
     assert not seen, f"the answer is on screen before the guess: {seen}"
 
