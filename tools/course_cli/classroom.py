@@ -104,7 +104,7 @@ class Classroom:
     ``cull``/``kernel_culling`` override deploy/'s idle timeouts (the test shortens them); ``activity_interval``
     is how often activity reaches the hub (seconds)."""
 
-    def __init__(self, folder: Path, learners: list[str], *, trainer: str = "trainer", scale: str = "quick",
+    def __init__(self, folder: Path, learners: list[str], *, scale: str, trainer: str = "trainer",
                  cull: dict | None = None, kernel_culling: dict | None = None, activity_interval: int = 300):
         if os.geteuid() != 0:
             fail("./course classroom needs root: it makes a system user per learner and starts their servers as them")

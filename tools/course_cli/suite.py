@@ -116,17 +116,17 @@ def junit_xml_counts(path: Path) -> Counts:
 
 # ---------------------------------------------------------------------------------------------- the steps
 
-STUBS_GRADED = ROOT / "target" / "grade-check.json"
+GOLDEN = ROOT / "grader" / "src" / "test" / "resources" / "golden"
 
 
-def grade_stubs() -> list[str]:
-    """./course grade of the stubs, as JSON for the audits (which compare each notebook's grade cell with it)."""
-    STUBS_GRADED.unlink(missing_ok=True)
-    r = subprocess.run([sys.executable, str(TOOLS / "course.py"), "grade", "--json", str(STUBS_GRADED)],
-                       stdout=subprocess.DEVNULL)
-    if r.returncode != 0:
-        STUBS_GRADED.unlink(missing_ok=True)  # the audits then check the grade cells' scores against nothing
-    return []
+def stubs_graded() -> dict | None:
+    """What ``./course grade`` gives the stubs, every exercise's tests in one report: the grader's golden results of
+    the stubs (``golden/NN-name/stubs.json``), which GoldenResultsIT, in ``mvn verify`` before, holds equal to a
+    real grading. The audits compare each notebook's grade cell with it. None when there are none."""
+    files = sorted(GOLDEN.glob("*/stubs.json"))
+    if not files:
+        return None
+    return {"tests": [t for f in files for t in json.loads(f.read_text(encoding="utf-8"))["tests"]]}
 
 
 def browser_command(mvn: str) -> list[str] | None:
@@ -167,8 +167,7 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
 
     def audit(nb: Path) -> Callable[[], list[str]]:
         def check() -> list[str]:
-            graded = json.loads(STUBS_GRADED.read_text()) if STUBS_GRADED.exists() else None
-            return audit_notebook(ROOT / "target" / "notebooks" / nb.name, graded)
+            return audit_notebook(ROOT / "target" / "notebooks" / nb.name, stubs_graded())
         return check
 
     e2e = ROOT / "e2e" / "pom.xml"
@@ -177,11 +176,10 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
         # grader's golden results.json of every exercise's stubs, solution and a mutant), and dependency:analyze.
         Step("mvn verify", [mvn, "-B", "-q", "verify"], counts=surefire_counts),
         # 2. One format: `mvn spotless:apply` (and the same with -f e2e/pom.xml) formats what this finds. It only
-        # reads the sources, so it runs beside pytest, as does the grade of the stubs that the audits compare with.
+        # reads the sources, so it runs beside pytest.
         Step("spotless:check", [[mvn, "-B", "-q", "spotless:check"],
                                 *([[mvn, "-B", "-q", "-f", str(e2e), "spotless:check"]] if e2e.exists() else [])],
              "checks"),
-        Step("grade of the stubs", grade_stubs, "checks", reported=False),
         # The classroom: a real JupyterHub, five learners running notebook 02 and grading exercise 02 at once
         # (tools/tests/test_hub_classroom.py). Longest of the group, so first; a third of it is waiting for the
         # idle timeouts, which the other steps fill.
@@ -228,7 +226,6 @@ def cmd_test(args) -> int:
     setup_took = time.monotonic() - t_step
     for rep in [*ROOT.glob("**/target/surefire-reports"), *ROOT.glob("**/target/failsafe-reports")]:
         shutil.rmtree(rep, ignore_errors=True)
-    STUBS_GRADED.unlink(missing_ok=True)
     mvn = find_maven()
     browser = browser_command(mvn)
     if browser is None and (ROOT / "e2e" / "pom.xml").exists():
