@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from course_cli import answers  # noqa: E402  (what the course's answers are: the book's and the template's)
 from course_cli.notebooks import runs_alone  # noqa: E402  (one reading of the notebook's "runs_alone")
-from course_cli.suite import Outcome, Step, schedule  # noqa: E402  (one scheduler of notebook runs)
+from course_cli.schedule import Outcome, Step, schedule  # noqa: E402  (one scheduler of steps: ./course test's too)
 TEMPLATES = Path(__file__).resolve().parent / "book_template"
 PLACEHOLDER = "OWNER/REPOSITORY"
 MATHJAX = Path(os.environ.get("COURSE_MATHJAX_DIR", "/usr/share/javascript/mathjax"))

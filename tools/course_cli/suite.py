@@ -1,13 +1,13 @@
-"""``./course test``: the whole test suite, as a declared list of steps, and the one function that runs them.
+"""``./course test``: the whole test suite, as a declared list of steps, run by ``schedule.schedule``.
 
 A step is a name, what it runs (a command, or a Python function for the audits), and the group it belongs to:
 consecutive steps of one group run side by side (at most the group's width at a time), and a group starts
-when the steps before it have ended. To add a step, add one entry to the list :func:`steps` returns.
+when the steps before it have ended (``schedule.py``). To add a step, add one entry to the list :func:`steps`
+returns.
 """
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import json
 import os
 import shutil
@@ -16,72 +16,18 @@ import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Union
+from typing import Callable
 
 from .facts import ROOT
 from .host import JUPYTER_MODULES, apt_install, ensure_fonts, find_jdk, find_maven, is_debian_root, java_env, \
     jupyter_python
 from .notebooks import audit_notebook, notebook_command, runs_alone
+from .schedule import Counts, Outcome, Step, schedule
 from .setup import cmd_setup
 from .ui import say
 
 TOOLS = ROOT / "tools"
-Counts = tuple[int, int, int]  # passed, failed, skipped
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of ``./course test``.
-
-    ``run`` is a command, or commands run one after the other (in the course folder; a step of a group prints
-    their output as one block when it ends), or a function that returns its problems (none: the step passed). ``group``:
-    steps of one group run side by side. ``counts`` reads the step's test counts once it ended (else 1 passed
-    or 1 failed). ``ok_codes`` are the exit codes that pass. ``needs``: the step runs only if that step (or
-    each of those steps) passed, else it is left out. ``reported``: False for a step whose result only later steps read."""
-    name: str
-    run: Union[list[str], list[list[str]], Callable[[], list[str]]]
-    group: str | None = None
-    counts: Callable[[], Counts] | None = None
-    ok_codes: tuple[int, ...] = (0,)
-    needs: str | tuple[str, ...] | None = None
-    reported: bool = True
-
-    def commands(self) -> list[list[str]]:
-        return self.run if self.run and isinstance(self.run[0], list) else [self.run]
-
-
-@dataclass
-class Outcome:
-    name: str
-    ok: bool
-    counts: Counts
-    took: float
-
-
-def schedule(steps: list[Step], width: dict[str, int], run_one: Callable[[Step], Outcome | None],
-             starting: Callable[[list[Step]], None] = lambda batch: None) -> list[Outcome]:
-    """Runs ``steps`` in order: consecutive steps of one group side by side, at most ``width[group]`` at a time
-    (in list order), the next step or group once they all ended. A step whose ``needs`` did not pass is left out.
-    ``starting`` hears of each step alone or group as it starts."""
-    outcomes: dict[str, Outcome] = {}
-    i = 0
-    while i < len(steps):
-        j = i + 1
-        while steps[i].group is not None and j < len(steps) and steps[j].group == steps[i].group:
-            j += 1
-        batch = [s for s in steps[i:j]
-                 if all(n in outcomes and outcomes[n].ok for n in ((s.needs,) if isinstance(s.needs, str) else s.needs or ()))]
-        if batch:
-            starting(batch)
-        with concurrent.futures.ThreadPoolExecutor(max(1, width.get(steps[i].group, 1))) as pool:
-            for done in [pool.submit(run_one, s) for s in batch]:
-                out = done.result()
-                if out is not None:
-                    outcomes[out.name] = out
-        i = j
-    return list(outcomes.values())
 
 
 # ---------------------------------------------------------------------------------------------- counts
@@ -154,7 +100,7 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
         xml = ROOT / "target" / f"pytest-{name}.xml"
         cmd = [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", f"--junitxml={xml}",
                *(["-m", marker] if marker else []), str(TOOLS / "tests")]
-        return Step(f"pytest tools/tests" + (f" -m \"{marker}\"" if marker else ""), cmd, "checks",
+        return Step("pytest tools/tests" + (f" -m \"{marker}\"" if marker else ""), cmd, "checks",
                     counts=lambda: junit_xml_counts(xml), ok_codes=(0, 5) if marker else (0,))  # 5: none selected
 
     # 4. Every notebook, headless, at the quick scale, and the browser test. The notebooks marked `runs_alone`

@@ -1,5 +1,6 @@
-"""`./course test` is a declared list of steps (tools/course_cli/suite.py) run by one small function, `schedule`:
-consecutive steps of one group side by side, up to the group's width, each group after the steps before it."""
+"""`./course test` is a declared list of steps (tools/course_cli/suite.py) run by one small function, `schedule`
+(tools/course_cli/schedule.py): consecutive steps of one group side by side, up to the group's width, each group
+after the steps before it."""
 from __future__ import annotations
 
 import sys
@@ -10,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from course_cli import suite  # noqa: E402
-from course_cli.suite import Outcome, Step, schedule  # noqa: E402
+from course_cli.schedule import Outcome, Step, schedule  # noqa: E402
 
 
 def test_a_group_runs_side_by_side_and_the_next_waits_for_it():
