@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from course_cli.build import KERNEL_CLASSPATH, cell_jar_names, kernel_jars, version  # noqa: E402,F401
-from course_cli.cli import main  # noqa: E402
+from course_cli.cli import main, reexec_in_environment  # noqa: E402
 from course_cli.host import find_jdk, java_env, java_major  # noqa: E402,F401
 from course_cli.notebooks import audit_notebook, runs_alone  # noqa: E402,F401
 
@@ -23,7 +23,5 @@ NEEDS_JUPYTER = {"lab", "run", "test", "book", "progress", "bench", "classroom"}
 
 if __name__ == "__main__":
     if sys.argv[1:2] and sys.argv[1] in NEEDS_JUPYTER:
-        from course_cli.pyenv import reexec_in_environment
-
-        reexec_in_environment(sys.argv[1:])
+        reexec_in_environment(sys.argv[1:], Path(__file__).resolve())  # this file, run again in that Python
     sys.exit(main(sys.argv[1:]))

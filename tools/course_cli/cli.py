@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
+import sys
 from pathlib import Path
 
-from . import facts
-from .build import course_files, course_scale, java_main
+from . import facts, pyenv
+from .build import build, course_files, course_scale, java_main
 from .classroom import cmd_classroom
 from .facts import ROOT
 from .host import ensure_fonts, find_jdk, find_maven, java_env, jupyter_python
@@ -20,6 +22,48 @@ from .ui import fail, say
 TOOLS = ROOT / "tools"
 SCALE_HELP = "full or quick (default: $COURSE_SCALE, else full; the kit's course.kit.Scale checks it)"
 
+
+# ---------------------------------------------------------------------------------------------- the course's Python
+
+# The commands that build the course first: on a first run, Maven builds while pip fills the environment.
+BUILDS_FIRST = {"lab", "run", "test", "book"}
+
+
+def make_beside_the_build(argv: list[str]) -> None:
+    """On a first run (no environment yet), makes the environment in a second process while this one runs the
+    Maven build, which the command would run next anyway: both mostly wait for downloads."""
+    venv = pyenv.venv_dir()
+    if os.environ.get("COURSE_PYTHON") or pyenv.current(venv) or not argv or argv[0] not in BUILDS_FIRST:
+        return
+    if (sys.prefix != sys.base_prefix and pyenv.current(Path(sys.prefix))) or pyenv.in_conda_with_jupyter():
+        return
+    maker = subprocess.Popen([sys.executable, "-c", "import sys; from course_cli import pyenv; pyenv.make()"],
+                             cwd=TOOLS)
+    try:
+        build(find_jdk())
+    finally:
+        if maker.wait() != 0:
+            fail("the course's Python environment could not be made (see above)")
+
+
+def reexec_in_environment(argv: list[str], script: Path) -> None:
+    """Runs ``script ARGV`` again in the course's Python (pyenv.py), unless this is it already: ``script`` is the
+    entry point that calls this (tools/course.py), which alone knows its path. A virtual environment chosen here
+    is named in ``$COURSE_VENV`` for what this command starts (a copy of the course in a test)."""
+    make_beside_the_build(argv)
+    py = pyenv.python()
+    if sys.prefix != sys.base_prefix and Path(py).absolute() == Path(sys.executable).absolute():
+        os.environ.setdefault("COURSE_VENV", sys.prefix)
+    if Path(py).absolute() == Path(sys.executable).absolute():
+        return
+    if Path(py).parent.parent.joinpath(pyenv.STAMP).exists():
+        os.environ.setdefault("COURSE_VENV", str(Path(py).parent.parent))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(py, [py, str(script), *argv])
+
+
+# ---------------------------------------------------------------------------------------------- the commands
 
 def needs_answers(what: str) -> None:
     """Stops a command that runs the reference solutions in a course without them (a learners' template)."""

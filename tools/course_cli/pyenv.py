@@ -1,10 +1,10 @@
 """The course's own Python: a virtual environment made from ``tools/python/requirements.lock``.
 
 Every command that needs Jupyter (``lab``, ``run``, ``test``, ``book``, ``progress``, ``bench``) runs in it:
-``./course`` re-executes itself with the environment's Python. The lock pins every package, with its hashes, so
-a learner's JupyterLab, nbclient and nbconvert are the versions the tests ran. Two other Pythons are used as they
-are: ``$COURSE_PYTHON`` (the learner's choice) and the image's conda environment, whose recipe is
-``environment.yml`` (tools/tests/test_python_lock.py keeps the two recipes on the same majors).
+``./course`` re-executes itself with the environment's Python (``cli.reexec_in_environment``). The lock pins every
+package, with its hashes, so a learner's JupyterLab, nbclient and nbconvert are the versions the tests ran. Two
+other Pythons are used as they are: ``$COURSE_PYTHON`` (the learner's choice) and the image's conda environment,
+whose recipe is ``environment.yml`` (tools/tests/test_python_lock.py keeps the two recipes on the same majors).
 
 Only the standard library is used here: this runs before the environment exists.
 """
@@ -130,43 +130,3 @@ def python() -> str:
     if not current(venv):
         make(venv)
     return str(venv_python(venv))
-
-
-# The commands that build the course first: on a first run, Maven builds while pip fills the environment.
-BUILDS_FIRST = {"lab", "run", "test", "book"}
-
-
-def make_beside_the_build(argv: list[str]) -> None:
-    """On a first run (no environment yet), makes the environment in a second process while this one runs the
-    Maven build, which the command would run next anyway: both mostly wait for downloads."""
-    venv = venv_dir()
-    if os.environ.get("COURSE_PYTHON") or current(venv) or not argv or argv[0] not in BUILDS_FIRST:
-        return
-    if (sys.prefix != sys.base_prefix and current(Path(sys.prefix))) or in_conda_with_jupyter():
-        return
-    maker = subprocess.Popen([sys.executable, "-c", "import sys; from course_cli import pyenv; pyenv.make()"],
-                             cwd=ROOT / "tools")
-    from .build import build
-    from .host import find_jdk
-    try:
-        build(find_jdk())
-    finally:
-        if maker.wait() != 0:
-            fail("the course's Python environment could not be made (see above)")
-
-
-def reexec_in_environment(argv: list[str]) -> None:
-    """Runs ``./course ARGV`` again in the course's Python, unless this is it already. A virtual environment
-    chosen here is named in ``$COURSE_VENV`` for what this command starts (a copy of the course in a test)."""
-    make_beside_the_build(argv)
-    py = python()
-    if sys.prefix != sys.base_prefix and Path(py).absolute() == Path(sys.executable).absolute():
-        os.environ.setdefault("COURSE_VENV", sys.prefix)
-    if Path(py).absolute() == Path(sys.executable).absolute():
-        return
-    if Path(py).parent.parent.joinpath(STAMP).exists():
-        os.environ.setdefault("COURSE_VENV", str(Path(py).parent.parent))
-    script = ROOT / "tools" / "course.py"
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execv(py, [py, str(script), *argv])
