@@ -8,9 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import kernelspec
-
-from . import facts
+from . import facts, kernelspec
 from .build import build, cell_jar_names, kernel_jars
 from .facts import ROOT
 from .host import find_jdk, has_modules, java_major

@@ -1,6 +1,5 @@
 """Maven owns the Java facts: ./course reads the version and the kernel's class path from files the build
 writes (target/build-info.properties, kernel/target/runtime.classpath) and knows neither itself."""
-import json
 import os
 import re
 import sys
@@ -12,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import course  # noqa: E402
-import kernelspec  # noqa: E402
+from course_cli import kernelspec  # noqa: E402
 
 
 def test_no_python_file_names_the_course_version():

@@ -35,7 +35,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-import kernelspec  # noqa: E402
+from course_cli import kernelspec  # noqa: E402
 
 DOCKERFILE = ROOT / "Dockerfile"
 ENV_YML = ROOT / "environment.yml"

@@ -288,7 +288,7 @@ def test_a_foreign_aot_cache_is_refused_and_the_kernel_runs_without_it(prefix, t
 def test_setup_drops_the_aot_cache_when_the_jars_change(tmp_path):
     """The JVM does not notice every change of a jar: ./course never keeps a cache across one."""
     sys.path.insert(0, str(ROOT / "tools"))
-    import kernelspec
+    from course_cli import kernelspec
     jars = tmp_path / "jars"
     jars.mkdir()
     for name in ("course-kit-1.0.0-SNAPSHOT.jar", "course-kernel-1.0.0-SNAPSHOT.jar"):

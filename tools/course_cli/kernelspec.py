@@ -11,8 +11,8 @@ import os
 import shutil
 from pathlib import Path
 
-from course_cli import facts
-from course_cli.host import java_major
+from . import facts
+from .host import java_major
 
 NAME = "vthreads-java"
 
@@ -142,7 +142,7 @@ def write(kernels_dir: Path, java: Path, jars: list[Path], course_home: Path,
         changed = True
     if changed or not aot:
         (spec_dir / AOT_CACHE).unlink(missing_ok=True)
-    logo = Path(__file__).resolve().parent / "logo-64x64.png"
+    logo = facts.ROOT / "tools" / "logo-64x64.png"
     if logo.exists() and not (spec_dir / logo.name).exists():
         shutil.copy2(logo, spec_dir / logo.name)
     os.chmod(spec_dir, 0o755)
