@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import facts, pyenv
+from . import autograder, facts, pyenv
 from .build import build, course_files, course_scale, java_main
 from .classroom import cmd_classroom
 from .facts import ROOT
@@ -120,8 +120,7 @@ def cmd_progress(args) -> int:
 
 
 def cmd_autograder(args) -> int:
-    """Builds the Gradescope autograder zip (see tools/autograder.py and deploy/README.md)."""
-    import autograder
+    """Builds the Gradescope autograder zip (see autograder.py and deploy/README.md)."""
     chosen = [e for e in (args.exercises or "").split(",") if e]
     try:
         out = autograder.build(ROOT, Path(args.out).resolve(), chosen, args.profile, args.leaderboard)

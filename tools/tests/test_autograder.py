@@ -165,7 +165,7 @@ def test_a_mutant_scores_in_between(gradescope):
 
 
 def test_a_course_whose_tests_differ_from_the_manifest_is_not_packed(tmp_path):
-    import autograder
+    from course_cli import autograder
     course = tmp_path / "course"
     shutil.copytree(ROOT / "exercises", course / "exercises")
     (course / autograder.MANIFEST).parent.mkdir(parents=True)

@@ -119,7 +119,7 @@ final class Pristine {
 
     /**
      * {@code java -cp … course.grader.Pristine ROOT}: the one check of a course folder against the manifest, for
-     * {@code ./course} (tools/autograder.py, {@code ./course bench mutation}). Prints one line
+     * {@code ./course} (tools/course_cli/autograder.py, {@code ./course bench mutation}). Prints one line
      * {@code exercise NN-name} per exercise the grader knows, then one line {@code differs PATH} per course file
      * under ROOT's {@code exercises/} that differs from the manifest, is missing, or is not in it.
      */

@@ -13,7 +13,7 @@ import stat
 import zipfile
 from pathlib import Path
 
-from course_cli.build import course_files
+from .build import course_files
 
 SKIP_DIRS = {"target", "__pycache__", ".ipynb_checkpoints", ".git"}
 
