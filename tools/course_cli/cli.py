@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import autograder, facts, pyenv
+from . import autograder, facts, mutation_bench, progress, pyenv
 from .build import build, course_files, course_scale, java_main
 from .classroom import cmd_classroom
 from .facts import ROOT
@@ -79,7 +79,6 @@ def cmd_bench(args, rest: list[str]) -> int:
         return subprocess.run([jupyter_python(), str(TOOLS / "first_run_bench.py"), *rest]).returncode
     if args.what == "mutation":
         needs_answers("./course bench mutation")
-        import mutation_bench
         known = course_files()[0]  # after the build: the kit, which the exercises' tests use, in Maven's repository
         return mutation_bench.main(rest, find_maven(), java_env(find_jdk()), known)
     cmd_setup(argparse.Namespace(prefix=None))
@@ -110,8 +109,7 @@ def cmd_book(args) -> int:
 
 
 def cmd_progress(args) -> int:
-    """Where the learner stands, per notebook: predictions, self-check, the exercise's last grade (tools/progress.py)."""
-    import progress
+    """Where the learner stands, per notebook: predictions, self-check, the exercise's last grade (progress.py)."""
     notebooks = Path(args.notebooks).resolve() if args.notebooks else None
     if notebooks is not None and not notebooks.is_dir():
         fail(f"no folder {notebooks}")

@@ -6,9 +6,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-import mutation_bench  # noqa: E402
 import pytest  # noqa: E402
-from course_cli import answers  # noqa: E402
+from course_cli import answers, mutation_bench  # noqa: E402
 
 # A learners' template (./course template) has no solutions/ for PIT to mutate: what needs them is skipped.
 needs_answers = pytest.mark.skipif(not (ROOT / "solutions").is_dir(), reason=answers.NO_ANSWERS)

@@ -1,5 +1,5 @@
-"""``./course progress`` (tools/progress.py) on a fixture of executed notebooks, built here with nbformat as
-Jupyter saves them: one never run, one started, one half done, one all right. Fast, no kernel."""
+"""``./course progress`` (tools/course_cli/progress.py) on a fixture of executed notebooks, built here with
+nbformat as Jupyter saves them: one never run, one started, one half done, one all right. Fast, no kernel."""
 from __future__ import annotations
 
 import json
@@ -14,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 
-import progress  # noqa: E402
+from course_cli import progress  # noqa: E402
 
 PRED = progress.PREDICTION_MIME
 SELF = progress.SELFCHECK_MIME

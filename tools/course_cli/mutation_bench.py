@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """`./course bench mutation`: PIT's mutation score for each exercise's tests.
 
 PIT (pitest, with its JUnit 5 plugin; Maven owns its version and settings, in exercises/pom.xml) mutates each
@@ -24,7 +23,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from .facts import ROOT
+
 DETECTED = ("KILLED", "TIMED_OUT", "MEMORY_ERROR", "RUN_ERROR")
 
 
