@@ -18,6 +18,10 @@ from course_cli.cli import main, reexec_in_environment  # noqa: E402
 from course_cli.host import find_jdk, java_env, java_major  # noqa: E402,F401
 from course_cli.notebooks import audit_notebook, runs_alone  # noqa: E402,F401
 
+# What other tools (the tests) import from here.
+__all__ = ["KERNEL_CLASSPATH", "audit_notebook", "cell_jar_names", "find_jdk", "java_env", "java_major", "kernel_jars",
+           "main", "runs_alone", "version"]
+
 # The commands that run Jupyter, pytest or nbconvert: they run in the course's Python environment.
 NEEDS_JUPYTER = {"lab", "run", "test", "book", "progress", "bench", "classroom"}
 
