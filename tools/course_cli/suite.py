@@ -96,9 +96,9 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
     # two cores, and more JVMs at once only share them (284 s and 295 s, against 256 s with two).
     shards = [("kernel", "kernel and not hub"), ("rest", "not kernel and not hub")] if two else [("all", "not hub")]
 
-    def pytest(name: str, marker: str | None) -> Step:
+    def pytest(name: str, marker: str | None, *extra: str) -> Step:
         xml = ROOT / "target" / f"pytest-{name}.xml"
-        cmd = [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", f"--junitxml={xml}",
+        cmd = [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", f"--junitxml={xml}", *extra,
                *(["-m", marker] if marker else []), str(TOOLS / "tests")]
         return Step("pytest tools/tests" + (f" -m \"{marker}\"" if marker else ""), cmd, "checks",
                     counts=lambda: junit_xml_counts(xml), ok_codes=(0, 5) if marker else (0,))  # 5: none selected
@@ -129,7 +129,7 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None) -> list[Step
         # The classroom: a real JupyterHub, five learners running notebook 02 and grading exercise 02 at once
         # (tools/tests/test_hub_classroom.py). Longest of the group, so first; a third of it is waiting for the
         # idle timeouts, which the other steps fill.
-        pytest("classroom", "hub"),
+        pytest("classroom", "hub", "-s"),  # -s: it prints each learner's peak memory beside values.yaml's
         *[pytest(name, marker) for name, marker in shards],
         *[Step(f"notebook {nb.name} (alone)", notebook_command(nb, "quick", py=py)) for nb in alone],
         # the browser test first: it is the longest of the group, and the shorter ones then fill the other slot
