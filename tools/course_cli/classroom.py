@@ -236,20 +236,7 @@ class Classroom:
     def api(self, method: str, path: str, token: str | None = None, body: dict | None = None) -> tuple[int, object]:
         """A call of the hub's REST API (``/hub/api`` + path) with ``token`` (the classroom's admin token by
         default); returns the status and the decoded JSON (None when there is none)."""
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(f"{self.url}/hub/api{path}", data=data, method=method,
-                                     headers={"Authorization": f"token {token or self.admin_token}",
-                                              "Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=60) as r:
-                text = r.read().decode()
-                return r.status, json.loads(text) if text else None
-        except urllib.error.HTTPError as e:
-            text = e.read().decode(errors="replace")
-            try:
-                return e.code, json.loads(text)
-            except ValueError:
-                return e.code, text
+        return call(method, f"{self.url}/hub/api{path}", token or self.admin_token, body)
 
     # ------------------------------------------------------------------------------------------- stopping it
 
@@ -280,6 +267,23 @@ class Classroom:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def call(method: str, url: str, token: str, body: dict | None = None) -> tuple[int, object]:
+    """An HTTP call with a hub token (the hub's API, a learner's server, a service): the status and the decoded
+    JSON (None when there is none; the text when it is not JSON)."""
+    req = urllib.request.Request(url, data=json.dumps(body).encode() if body is not None else None, method=method,
+                                 headers={"Authorization": f"token {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            text = r.read().decode()
+            return r.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as e:
+        text = e.read().decode(errors="replace")
+        try:
+            return e.code, json.loads(text)
+        except ValueError:
+            return e.code, text
 
 
 def _remove_user(name: str) -> None:

@@ -43,7 +43,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from course_cli.classroom import Classroom, quantity  # noqa: E402
+from course_cli.classroom import Classroom, call, quantity  # noqa: E402
 from run_notebook import problems_in  # noqa: E402
 
 pytestmark = [pytest.mark.hub,
@@ -105,16 +105,7 @@ class Server:
         self.base = f"{room.url}/user/{name}"
 
     def call(self, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, object]:
-        req = urllib.request.Request(f"{self.base}{path}", method=method,
-                                     data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Authorization": f"token {token or self.token}",
-                                              "Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=60) as r:
-                text = r.read().decode()
-                return r.status, json.loads(text) if text else None
-        except urllib.error.HTTPError as e:
-            return e.code, e.read().decode(errors="replace")
+        return call(method, f"{self.base}{path}", token or self.token, body)
 
     def new_kernel(self) -> str:
         status, session = self.call("POST", "/api/sessions", {"path": NOTEBOOK, "type": "notebook",
@@ -452,12 +443,7 @@ def test_the_class_view_shows_every_learners_guesses_to_the_trainer_only(lesson)
     view = f"{room.url}/services/class-view/api/class"
 
     def get(token):
-        req = urllib.request.Request(view, headers={"Authorization": f"token {token}"})
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, None
+        return call("GET", view, token)
 
     status, made = room.api("POST", f"/users/{room.trainer}/tokens", body={"note": "the trainer's view"})
     assert status == 201, made
