@@ -122,13 +122,12 @@ class Classroom:
         self.activity_interval = activity_interval
         self.hub: subprocess.Popen | None = None
         self.made_users: list[str] = []
-        self.homes: dict[str, Path] = {}
 
     # ------------------------------------------------------------------------------------------- making it
 
     def start(self) -> "Classroom":
         t0 = time.monotonic()
-        for name in [*self.learners]:
+        for name in self.learners:
             self._check_free(name)
         self.folder.mkdir(parents=True, exist_ok=True)
         os.chmod(self.folder, 0o755)
@@ -142,7 +141,7 @@ class Classroom:
         homes = self.folder / "home"
         homes.mkdir(mode=0o755, exist_ok=True)
         for name in self.learners:
-            self.homes[name] = self._learner(name, homes / name, course)
+            self._learner(name, homes / name, course)
         settings = {
             "state": str(self.state), "port": self.port, "hub_port": free_port(),
             "proxy": proxy, "proxy_api_port": free_port(), "proxy_token": secrets.token_hex(32),
@@ -150,7 +149,7 @@ class Classroom:
             "singleuser": str(venv / "bin" / "jupyterhub-singleuser"),
             "default_url": "/lab/tree/vthreads-course/notebooks/00-welcome.ipynb",
             "scale": self.scale, "java_home": os.environ.get("JAVA_HOME") or str(_jdk()),
-            "class_view_port": (cv := free_port()),
+            "class_view_port": free_port(),
             "class_view_events": f"{self.url}/services/class-view/api/events",
             "activity_interval": self.activity_interval, "cull": self.cull, "kernel_culling": self.kernel_culling,
             "admin_token": self.admin_token,
@@ -166,7 +165,7 @@ class Classroom:
                                         start_new_session=True)
         self._wait_for_hub()
         say(f"classroom: JupyterHub at {self.url} with {len(self.learners)} learners, ready in "
-            f"{time.monotonic() - t0:.0f} s (class view: {self.url}/services/class-view/, cv port {cv})")
+            f"{time.monotonic() - t0:.0f} s (class view: {self.url}/services/class-view/)")
         return self
 
     def _check_free(self, name: str) -> None:
@@ -182,14 +181,7 @@ class Classroom:
         """The Python environment of the hub and of every learner's server, with the course kernel in it."""
         venv = self.folder / "venv"
         t0 = time.monotonic()
-        subprocess.run([base_python_for_everyone(), "-m", "venv", str(venv)], check=True)
-        py = str(venv / "bin" / "python")
-        pip = [py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--require-hashes"]
-        subprocess.run([*pip, "-r", str(pyenv.BOOTSTRAP)], check=True)
-        r = subprocess.run([py, "-m", "uv", "pip", "install", "--quiet", "--python", py, "--no-deps",
-                            "--require-hashes", "-r", str(pyenv.LOCK)])
-        if r.returncode != 0:
-            subprocess.run([*pip, "-r", str(pyenv.LOCK)], check=True)
+        pyenv.make(venv, base=base_python_for_everyone())  # the course's lock, as ./course makes .venv
         # the kernelspec with its jars and AOT cache, where the learners' Jupyter finds it (the venv's share/jupyter)
         from .setup import cmd_setup
         import argparse
@@ -204,7 +196,7 @@ class Classroom:
         say(f"classroom: Python environment and course kernel for the learners in {time.monotonic() - t0:.0f} s")
         return venv
 
-    def _learner(self, name: str, home: Path, course: Path) -> Path:
+    def _learner(self, name: str, home: Path, course: Path) -> None:
         subprocess.run(["useradd", "--no-create-home", "--home-dir", str(home), "--shell", "/bin/bash",
                         "--user-group", "--comment", MARK, name], check=True)
         self.made_users.append(name)
@@ -215,7 +207,6 @@ class Classroom:
             os.chown(d, pw.pw_uid, pw.pw_gid)
             for f in files:
                 os.lchown(os.path.join(d, f), pw.pw_uid, pw.pw_gid)
-        return home
 
     def _wait_for_hub(self, timeout: float = 90) -> None:
         deadline = time.monotonic() + timeout

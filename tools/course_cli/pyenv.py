@@ -87,14 +87,15 @@ def base_python() -> str:
          f"  Debian/Ubuntu: sudo apt-get install python3-venv; macOS: brew install python; or use the Docker image.")
 
 
-def make(venv: Path | None = None) -> Path:
-    """Creates (or brings up to date) the environment from the lock; returns its Python."""
+def make(venv: Path | None = None, base: str | None = None) -> Path:
+    """Creates (or brings up to date) the environment from the lock, with the Python ``base`` (default
+    :func:`base_python`); returns its Python."""
     venv = venv or venv_dir()
     py = venv_python(venv)
     t0 = time.monotonic()
     if not py.exists():
         say(f"making the course's Python environment in {venv} (once; from tools/python/requirements.lock) …")
-        subprocess.run([base_python(), "-m", "venv", str(venv)], check=True)
+        subprocess.run([base or base_python(), "-m", "venv", str(venv)], check=True)
     else:
         say(f"tools/python/requirements.lock changed: bringing {venv} up to date …")
     (venv / STAMP).unlink(missing_ok=True)
