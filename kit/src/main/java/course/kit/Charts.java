@@ -43,6 +43,11 @@ public final class Charts {
 
     private Charts() {}
 
+    /** The course's colour of series number {@code k} (from 0), the palette cycled. */
+    public static Color colour(int k) {
+        return PALETTE[Math.floorMod(k, PALETTE.length)];
+    }
+
     /**
      * Every task of a run as a horizontal bar from its start to its end; tasks stacked in submission order.
      * A fixed pool draws a staircase (one step per wave of tasks); virtual threads draw one block.
@@ -53,7 +58,7 @@ public final class Charts {
 
     /** {@link #timeline(RunResult)} with a fixed end of the time axis, to compare runs at one scale. */
     public static XYChart timeline(RunResult run, double axisSeconds) {
-        return timeline(run, axisSeconds, PALETTE[0]);
+        return timeline(run, axisSeconds, colour(0));
     }
 
     private static XYChart timeline(RunResult run, double axisSeconds, Color color) {
@@ -78,7 +83,7 @@ public final class Charts {
                 Arrays.stream(runs).mapToDouble(RunResult::elapsedSeconds).max().orElse(1);
         List<Chart<?, ?>> charts = new ArrayList<>();
         for (RunResult r : runs) {
-            charts.add(timeline(r, axis, PALETTE[charts.size() % PALETTE.length]));
+            charts.add(timeline(r, axis, colour(charts.size())));
         }
         return stack(charts.toArray(Chart[]::new));
     }
@@ -181,7 +186,7 @@ public final class Charts {
             double[][] pts = r.inFlightOverTime(400);
             XYSeries s = c.addSeries(r.name(), pts[0], pts[1]);
             s.setMarker(SeriesMarkers.NONE);
-            s.setLineColor(PALETTE[k++ % PALETTE.length]);
+            s.setLineColor(colour(k++));
             s.setLineWidth(2f);
         }
         return c;
@@ -227,8 +232,8 @@ public final class Charts {
         int k = 0;
         for (var e : series.entrySet()) {
             XYSeries s = c.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
-            s.setLineColor(PALETTE[k % PALETTE.length]);
-            s.setMarkerColor(PALETTE[k % PALETTE.length]);
+            s.setLineColor(colour(k));
+            s.setMarkerColor(colour(k));
             s.setLineWidth(2f);
             if (e.getKey().toLowerCase().startsWith("predicted")) {
                 s.setLineStyle(new BasicStroke(

@@ -47,15 +47,6 @@ public final class PoolMath {
     public static final List<Duration> ARTICLE_002_CALLS =
             List.of(Duration.ofMillis(300), Duration.ofMillis(400), Duration.ofMillis(500));
 
-    private static final Color[] PALETTE = {
-        new Color(0x1f77b4),
-        new Color(0xd62728),
-        new Color(0x2ca02c),
-        new Color(0xff7f0e),
-        new Color(0x9467bd),
-        new Color(0x8c564b)
-    };
-
     private PoolMath() {}
 
     // ------------------------------------------------------------------ models
@@ -269,7 +260,7 @@ public final class PoolMath {
                 series);
         int k = 0;
         for (int p : pools) {
-            Color col = PALETTE[k++ % PALETTE.length];
+            Color col = Charts.colour(k++);
             XYSeries pred = c.getSeries(modelName + ", P = " + p);
             pred.setLineColor(col);
             pred.setLineStyle(dashed());
@@ -404,7 +395,7 @@ public final class PoolMath {
                 runs.stream().map(r -> Tables.round(r.band().hi(), 0)).toList());
         CategoryChart c = Charts.groupedBars(title, "makespan (ms)", labels, series);
         c.setXAxisTitle(xTitle);
-        c.getStyler().setSeriesColors(new Color[] {PALETTE[0], PALETTE[2], new Color(0xbbbbbb)});
+        c.getStyler().setSeriesColors(new Color[] {Charts.colour(0), Charts.colour(2), new Color(0xbbbbbb)});
         c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
         c.getStyler().setLabelsVisible(false);
         return c;
