@@ -2,6 +2,7 @@ package course.kit.experiments;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The service notebook 05 calls: a database behind a pool with a hard limit of {@link #connections()}
@@ -27,9 +28,37 @@ public interface Database {
      */
     String query(int id) throws SQLException, InterruptedException;
 
+    /** The pool's shape: its size, how long a caller waits for a connection, how long a query holds one. */
+    Shape shape();
+
     /** The pool's size: the most queries the database runs at once. */
-    int connections();
+    default int connections() {
+        return shape().connections();
+    }
 
     /** How long a caller waits for a connection before it is turned away. */
-    Duration connectionTimeout();
+    default Duration connectionTimeout() {
+        return shape().connectionTimeout();
+    }
+
+    /** How long each {@link #query} holds its connection while the database works. */
+    default Duration hold() {
+        return shape().hold();
+    }
+
+    /**
+     * A pool of {@code connections} connections, where a caller waits at most {@code connectionTimeout} for one
+     * and each query holds its connection for {@code hold}; a database may ask for more (a positive hold, a
+     * longer time-out).
+     */
+    record Shape(int connections, Duration connectionTimeout, Duration hold) {
+        public Shape {
+            if (connections < 1)
+                throw new IllegalArgumentException("a pool needs at least 1 connection, not " + connections);
+            if (Objects.requireNonNull(connectionTimeout, "connectionTimeout").isNegative())
+                throw new IllegalArgumentException("connectionTimeout cannot be negative: " + connectionTimeout);
+            if (Objects.requireNonNull(hold, "hold").isNegative())
+                throw new IllegalArgumentException("hold cannot be negative: " + hold);
+        }
+    }
 }

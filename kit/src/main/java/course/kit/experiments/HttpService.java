@@ -461,8 +461,8 @@ public final class HttpService {
                     top,
                     PoolModel.pretty(t),
                     limit,
-                    r.answered(),
-                    r.failed(),
+                    r.answers().answered(),
+                    r.answers().failed(),
                     r.peakInHandler());
             rows.add(new Reproduction(
                     "HTTP server on " + s.name() + ": throughput = " + s.slots() + " / t",

@@ -112,11 +112,11 @@ public final class HttpServiceViews {
                 Tables.round(r.p50Millis(), 1),
                 Tables.round(r.p99Millis(), 1),
                 Tables.round(r.handlerP99Millis(), 1),
-                r.answered(),
-                r.shed(),
-                r.errors(),
-                r.timeouts(),
-                r.refused(),
+                r.answers().answered(),
+                r.answers().shed(),
+                r.answers().errors(),
+                r.answers().timeouts(),
+                r.answers().refused(),
                 r.peakInHandler(),
                 r.threadKind())));
         return b.table();

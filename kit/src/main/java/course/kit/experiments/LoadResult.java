@@ -7,13 +7,7 @@ package course.kit.experiments;
  * @param name          the server, as the cell named it
  * @param clients       C, the concurrent clients
  * @param windowMillis  how long the measuring window lasted (after the warm-up)
- * @param answered      answers with status 2xx or 503 to requests sent in the window
- * @param ok            of those, answers with status 2xx
- * @param shed          of those, status 503 (the server turned the request away)
- * @param errors        answers with any other status (a 500 from a failed handler, say), and I/O errors other
- *                      than the two below
- * @param timeouts      requests that got no answer within the client's time-out
- * @param refused       connections the server's port refused
+ * @param answers       what became of the requests sent in the window
  * @param throughput    2xx answers per second that arrived in the window
  * @param p50Millis     median latency of the answered requests sent in the window (2xx and 503)
  * @param p99Millis     99th percentile of the same
@@ -29,12 +23,7 @@ public record LoadResult(
         String name,
         int clients,
         double windowMillis,
-        long answered,
-        long ok,
-        long shed,
-        long errors,
-        long timeouts,
-        long refused,
+        Answers answers,
         double throughput,
         double p50Millis,
         double p99Millis,
@@ -45,6 +34,7 @@ public record LoadResult(
         double handlerP99Millis,
         java.util.List<course.kit.GcPauses.Pause> gcPauses) {
     public LoadResult {
+        java.util.Objects.requireNonNull(answers, "answers");
         gcPauses = java.util.List.copyOf(java.util.Objects.requireNonNull(gcPauses, "gcPauses"));
     }
 
@@ -55,11 +45,6 @@ public record LoadResult(
     public java.time.Duration gcPaused(java.time.Duration span) {
         return course.kit.GcPauses.mostWithin(gcPauses, span);
     }
-    /** Requests that failed without an answer or with an error status (503s excluded). */
-    public long failed() {
-        return errors + timeouts + refused;
-    }
-
     /** {@code slots / throughput}, in ms: by Little's law, how long each of {@code slots} busy places held a request. */
     public double millisPerSlot(int slots) {
         return throughput <= 0 ? Double.POSITIVE_INFINITY : slots * 1_000.0 / throughput;
@@ -69,21 +54,47 @@ public record LoadResult(
     public String toString() {
         return String.format(
                 java.util.Locale.ROOT,
-                "%s, C = %,d: %,.0f requests/s, p50 %,.0f ms, p99 %,.0f ms (in the handler %,.0f ms); %,d answered (%,d ok, %,d turned away), "
-                        + "%,d errors, %,d time-outs, %,d refused; at most %,d requests in the handler, on %s threads",
+                "%s, C = %,d: %,.0f requests/s, p50 %,.0f ms, p99 %,.0f ms (in the handler %,.0f ms); %s; at most %,d"
+                        + " requests in the handler, on %s threads",
                 name,
                 clients,
                 throughput,
                 p50Millis,
                 p99Millis,
                 handlerP99Millis,
-                answered,
-                ok,
-                shed,
-                errors,
-                timeouts,
-                refused,
+                answers,
                 peakInHandler,
                 threadKind);
+    }
+
+    /**
+     * What became of the requests sent in the measuring window.
+     *
+     * @param answered answers with status 2xx or 503
+     * @param ok       of those, answers with status 2xx
+     * @param shed     of those, status 503 (the server turned the request away)
+     * @param errors   answers with any other status (a 500 from a failed handler, say), and I/O errors other
+     *                 than the two below
+     * @param timeouts requests that got no answer within the client's time-out
+     * @param refused  connections the server's port refused
+     */
+    public record Answers(long answered, long ok, long shed, long errors, long timeouts, long refused) {
+        /** Requests that failed without an answer or with an error status (503s excluded). */
+        public long failed() {
+            return errors + timeouts + refused;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "%,d answered (%,d ok, %,d turned away), %,d errors, %,d time-outs, %,d refused",
+                    answered,
+                    ok,
+                    shed,
+                    errors,
+                    timeouts,
+                    refused);
+        }
     }
 }

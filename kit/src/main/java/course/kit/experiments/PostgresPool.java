@@ -27,25 +27,18 @@ public final class PostgresPool implements Database, AutoCloseable {
     private static final String BLOCK_UNTIL_FILLED = "com.zaxxer.hikari.blockUntilFilled";
 
     private final Postgres.Server server;
-    private final int connections;
-    private final Duration connectionTimeout, hold;
+    private final Shape shape;
     private final String applicationName;
     private final HikariDataSource pool;
     private Duration waveOverhead;
 
     PostgresPool(Postgres.Server server, int connections, Duration connectionTimeout, Duration hold) {
         this.server = Objects.requireNonNull(server, "server");
-        if (connections < 1)
-            throw new IllegalArgumentException("a pool needs at least 1 connection, not " + connections);
-        if (Objects.requireNonNull(connectionTimeout, "connectionTimeout").compareTo(MIN_CONNECTION_TIMEOUT) < 0) {
+        this.shape = new Shape(connections, connectionTimeout, hold);
+        if (connectionTimeout.compareTo(MIN_CONNECTION_TIMEOUT) < 0) {
             throw new IllegalArgumentException(
                     "HikariCP's connectionTimeout is at least 250 ms, not " + connectionTimeout);
         }
-        if (Objects.requireNonNull(hold, "hold").isNegative())
-            throw new IllegalArgumentException("hold cannot be negative: " + hold);
-        this.connections = connections;
-        this.connectionTimeout = connectionTimeout;
-        this.hold = hold;
         this.applicationName = "vthreads-course-" + ProcessHandle.current().pid();
         requireRoom(server, connections);
 
@@ -125,7 +118,7 @@ public final class PostgresPool implements Database, AutoCloseable {
     private void awaitFilled() {
         long deadline = System.nanoTime() + FILL_WAIT.toNanos();
         HikariPoolMXBean mx = pool.getHikariPoolMXBean();
-        while (mx.getTotalConnections() < connections || mx.getIdleConnections() < connections) {
+        while (mx.getTotalConnections() < connections() || mx.getIdleConnections() < connections()) {
             if (System.nanoTime() > deadline) {
                 int total = mx.getTotalConnections();
                 pool.close();
@@ -133,7 +126,7 @@ public final class PostgresPool implements Database, AutoCloseable {
                         String.format(
                                 "The pool opened only %d of its %d connections to %s in %d s. "
                                         + "Fix: check the server's max_connections and load; then run this cell again.",
-                                total, connections, server.url(), FILL_WAIT.toSeconds()),
+                                total, connections(), server.url(), FILL_WAIT.toSeconds()),
                         null);
             }
             try {
@@ -158,7 +151,7 @@ public final class PostgresPool implements Database, AutoCloseable {
         try (Connection c = pool.getConnection();
                 var st = c.prepareStatement("SELECT 'row ' || ?, pg_sleep(?)")) {
             st.setInt(1, id);
-            st.setDouble(2, hold.toNanos() / 1e9);
+            st.setDouble(2, hold().toNanos() / 1e9);
             try (var rs = st.executeQuery()) {
                 rs.next();
                 return rs.getString(1);
@@ -177,7 +170,7 @@ public final class PostgresPool implements Database, AutoCloseable {
             for (int k = 0; k < t.length; k++) {
                 long t0 = System.nanoTime();
                 try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-                    for (int i = 0; i < connections; i++) {
+                    for (int i = 0; i < connections(); i++) {
                         threads.submit(() -> {
                             try (Connection c = pool.getConnection();
                                     var st = c.createStatement()) {
@@ -215,19 +208,10 @@ public final class PostgresPool implements Database, AutoCloseable {
         return applicationName;
     }
 
+    /** The pool's shape; its {@code hold} is each {@link #query}'s {@code pg_sleep}. */
     @Override
-    public int connections() {
-        return connections;
-    }
-
-    @Override
-    public Duration connectionTimeout() {
-        return connectionTimeout;
-    }
-
-    /** How long each {@link #query} holds its connection: its {@code pg_sleep}. */
-    public Duration hold() {
-        return hold;
+    public Shape shape() {
+        return shape;
     }
 
     /** Closes every connection of the pool. */
@@ -240,9 +224,9 @@ public final class PostgresPool implements Database, AutoCloseable {
     public String toString() {
         return String.format(
                 "a HikariCP pool of %d connections to %s, connectionTimeout %s, %s per query",
-                connections,
+                connections(),
                 server.shortVersion(),
-                course.kit.PoolModel.pretty(connectionTimeout),
-                course.kit.PoolModel.pretty(hold));
+                course.kit.PoolModel.pretty(connectionTimeout()),
+                course.kit.PoolModel.pretty(hold()));
     }
 }

@@ -14,38 +14,29 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A query's thread sleeps while the database works, as it would wait on a socket.
  */
 public final class SimulatedDatabase implements Database {
-    private final int connections;
-    private final Duration latency;
-    private final Duration connectionTimeout;
+    private final Shape shape;
     private final Semaphore idle; // one permit per connection not in use
     private final AtomicInteger inUse = new AtomicInteger(), peakInUse = new AtomicInteger();
 
     /** A pool of {@code connections} to a database that takes {@code latency} per query. */
     public SimulatedDatabase(int connections, Duration latency, Duration connectionTimeout) {
-        if (connections < 1)
-            throw new IllegalArgumentException("a pool needs at least 1 connection, not " + connections);
         if (Objects.requireNonNull(latency, "latency").isNegative() || latency.isZero()) {
             throw new IllegalArgumentException("latency must be positive, not " + latency);
         }
-        if (Objects.requireNonNull(connectionTimeout, "connectionTimeout").isNegative()) {
-            throw new IllegalArgumentException("connectionTimeout cannot be negative: " + connectionTimeout);
-        }
-        this.connections = connections;
-        this.latency = latency;
-        this.connectionTimeout = connectionTimeout;
+        this.shape = new Shape(connections, connectionTimeout, latency);
         this.idle = new Semaphore(connections, true); // first come, first served, as a pool's waiters are
     }
 
     @Override
     public String query(int id) throws SQLTransientConnectionException, InterruptedException {
-        if (!idle.tryAcquire(connectionTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+        if (!idle.tryAcquire(connectionTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
             throw new SQLTransientConnectionException(String.format(
                     "Connection is not available, request timed out after %d ms (total=%d, active=%d)",
-                    connectionTimeout.toMillis(), connections, inUse.get()));
+                    connectionTimeout().toMillis(), connections(), inUse.get()));
         }
         peakInUse.accumulateAndGet(inUse.incrementAndGet(), Math::max);
         try {
-            Thread.sleep(latency); // the database works; the caller's thread waits
+            Thread.sleep(hold()); // the database works; the caller's thread waits
             return "row " + id;
         } finally {
             inUse.decrementAndGet();
@@ -53,19 +44,10 @@ public final class SimulatedDatabase implements Database {
         }
     }
 
+    /** The pool's shape; its {@code hold} is the latency of every query. */
     @Override
-    public int connections() {
-        return connections;
-    }
-
-    @Override
-    public Duration connectionTimeout() {
-        return connectionTimeout;
-    }
-
-    /** How long each query holds its connection. */
-    public Duration latency() {
-        return latency;
+    public Shape shape() {
+        return shape;
     }
 
     /** Connections in use right now. */
@@ -82,6 +64,6 @@ public final class SimulatedDatabase implements Database {
     public String toString() {
         return String.format(
                 "a database with %d connections, %s per query, %s connection time-out",
-                connections, course.kit.PoolModel.pretty(latency), course.kit.PoolModel.pretty(connectionTimeout));
+                connections(), course.kit.PoolModel.pretty(hold()), course.kit.PoolModel.pretty(connectionTimeout()));
     }
 }

@@ -62,7 +62,7 @@ class HttpServiceTest {
                 new course.kit.GcPauses.Pause("G1 Young Generation", "G1 Evacuation Pause", 0, 80 * ms),
                 new course.kit.GcPauses.Pause("G1 Young Generation", "G1 Evacuation Pause", 1_000 * ms, 30 * ms),
                 new course.kit.GcPauses.Pause("G1 Young Generation", "G1 Evacuation Pause", 1_200 * ms, 120 * ms));
-        var r = new LoadResult("r", 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, "virtual", 1, pauses);
+        var r = result("r", pauses);
         assertEquals(Duration.ofMillis(150), r.gcPaused(Duration.ofMillis(500)));
         assertEquals(Duration.ofMillis(100), r.gcPaused(Duration.ofMillis(100)), "100 ms of the 120-ms pause");
         assertEquals(Duration.ZERO, result("none").gcPaused(Duration.ofMillis(500)));
@@ -120,13 +120,13 @@ class HttpServiceTest {
         assertEquals(-1, rec.exchange(() -> 200), "no request left to send");
         assertEquals(List.of(200, 204, 503, 500, -1, -1, -1), statuses);
         LoadResult r = rec.stop(new HandlerMeter());
-        assertEquals(3, r.answered()); // 2xx and 503: the answers whose latency counts
-        assertEquals(2, r.ok());
-        assertEquals(1, r.shed());
-        assertEquals(2, r.errors()); // the 500 and the reset
-        assertEquals(1, r.timeouts());
-        assertEquals(1, r.refused());
-        assertEquals(4, r.failed());
+        assertEquals(3, r.answers().answered()); // 2xx and 503: the answers whose latency counts
+        assertEquals(2, r.answers().ok());
+        assertEquals(1, r.answers().shed());
+        assertEquals(2, r.answers().errors()); // the 500 and the reset
+        assertEquals(1, r.answers().timeouts());
+        assertEquals(1, r.answers().refused());
+        assertEquals(4, r.answers().failed());
         assertEquals(7, r.requests());
         assertEquals("none", r.threadKind());
     }
@@ -217,14 +217,14 @@ class HttpServiceTest {
                 20,
                 plan);
         for (LoadResult r : List.of(pool, virtual, shedding)) {
-            assertTrue(r.answered() > 0, r.toString());
-            assertEquals(0, r.failed(), r.toString());
+            assertTrue(r.answers().answered() > 0, r.toString());
+            assertEquals(0, r.answers().failed(), r.toString());
         }
         assertEquals("platform", pool.threadKind());
         assertEquals("virtual", virtual.threadKind());
         assertTrue(pool.peakInHandler() <= 20, pool.toString());
         assertTrue(virtual.peakInHandler() > 5, "more requests inside than the downstream's 5 connections: " + virtual);
-        assertTrue(shedding.shed() > 0, "20 clients, 5 permits, no wait: some turned away: " + shedding);
+        assertTrue(shedding.answers().shed() > 0, "20 clients, 5 permits, no wait: some turned away: " + shedding);
         assertEquals(5, permits.availablePermits(), "every permit back");
         assertNothingLeft(before);
     }
@@ -250,13 +250,8 @@ class HttpServiceTest {
             }
 
             @Override
-            public int connections() {
-                return inner.connections();
-            }
-
-            @Override
-            public Duration connectionTimeout() {
-                return inner.connectionTimeout();
+            public Shape shape() {
+                return inner.shape();
             }
         };
         var outcome = new AtomicReference<Object>();
@@ -292,7 +287,13 @@ class HttpServiceTest {
     }
 
     private static LoadResult result(String name) {
-        return new LoadResult(name, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, "virtual", 1, List.of());
+        return result(name, List.of());
+    }
+
+    /** One client, one request answered in a window of 1 ms, under {@code pauses}. */
+    private static LoadResult result(String name, List<course.kit.GcPauses.Pause> pauses) {
+        var answers = new LoadResult.Answers(1, 1, 0, 0, 0, 0);
+        return new LoadResult(name, 1, 1, answers, 1, 1, 1, 1, 1, 1, "virtual", 1, pauses);
     }
 
     @Test
