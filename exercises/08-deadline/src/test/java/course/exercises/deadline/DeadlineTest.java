@@ -256,8 +256,12 @@ class DeadlineTest {
             }
         }
 
-        /** Waits until the downstream call has seen its interrupt, or the caller has returned; at most GUARD. */
-        void awaitDownstreamInterruptedOrReturned() throws InterruptedException {
+        /**
+         * Waits until the downstream call has seen its interrupt, or the caller has returned; at most GUARD, then
+         * fails with "{@code when}, but GUARD s later call had neither interrupted the call nor returned{@code
+         * hint}".
+         */
+        void awaitDownstreamInterruptedOrReturned(String when, String hint) throws InterruptedException {
             long deadline = System.nanoTime() + GUARD.toNanos();
             while (System.nanoTime() < deadline
                     && !returned()
@@ -265,6 +269,10 @@ class DeadlineTest {
                 // waiting
             }
             rethrowIfNotWritten();
+            if (!downstream.wasInterrupted() && !returned()) {
+                fail(when + ", but " + GUARD.toSeconds() + " s later call had neither interrupted the call nor"
+                        + " returned" + hint);
+            }
         }
 
         /** A call that is not written yet (it throws UnsupportedOperationException) is reported as it is. */
@@ -288,6 +296,16 @@ class DeadlineTest {
         void awaitReturn(String why) throws InterruptedException {
             if (!thread.join(GUARD)) fail(why);
             rethrowIfNotWritten();
+        }
+
+        /** {@link #awaitReturn}, failing with "call had not returned GUARD s after {@code event}". */
+        void awaitReturnAfter(String event) throws InterruptedException {
+            awaitReturn("call had not returned " + GUARD.toSeconds() + " s after " + event);
+        }
+
+        /** How call came back, for a message: what it threw, or "the result" it returned. */
+        Object outcome() {
+            return thrown == null ? "the result " + result : thrown;
         }
 
         /** Ends whatever a wrong implementation left running. */
@@ -423,7 +441,7 @@ class DeadlineTest {
             caller.awaitReturn("the budget of 20 ms ran out, but call had not returned " + GUARD.toSeconds()
                     + " s later (does it wait for the result with no limit, or read the budget in the wrong unit?)");
             assertTrue(caller.thrown instanceof TimeoutException,
-                    "expected TimeoutException, got " + (caller.thrown == null ? "the result " + caller.result : caller.thrown));
+                    "expected TimeoutException, got " + caller.outcome());
             assertTrue(caller.downstream.wasInterrupted(),
                     "the call was never interrupted: a timed-out call must be cancelled");
             assertTrue(caller.downstreamEndedOnReturn, "call returned while the cancelled call was still running");
@@ -440,16 +458,12 @@ class DeadlineTest {
     void slowToStopIsWaitedFor() throws Exception {
         var caller = new Caller(new Blocking(true), SHORT);
         try {
-            caller.awaitDownstreamInterruptedOrReturned();
-            if (!caller.downstream.wasInterrupted() && !caller.returned()) {
-                fail("the budget of 20 ms ran out, but " + GUARD.toSeconds() + " s later call had neither interrupted"
-                        + " the call nor returned (does it wait for the result with no limit, or read the budget in"
-                        + " the wrong unit?)");
-            }
+            caller.awaitDownstreamInterruptedOrReturned("the budget of 20 ms ran out", " (does it wait for the result"
+                    + " with no limit, or read the budget in the wrong unit?)");
             caller.letTheDownstreamEnd();
-            caller.awaitReturn("call had not returned " + GUARD.toSeconds() + " s after its budget ran out");
+            caller.awaitReturnAfter("its budget ran out");
             assertTrue(caller.thrown instanceof TimeoutException,
-                    "expected TimeoutException, got " + (caller.thrown == null ? "the result " + caller.result : caller.thrown));
+                    "expected TimeoutException, got " + caller.outcome());
             assertTrue(caller.downstream.wasInterrupted(), "the call was never interrupted");
             assertTrue(caller.downstreamEndedOnReturn,
                     "call returned while the cancelled call, which ignores its interrupt for a while, was still running");
@@ -472,7 +486,7 @@ class DeadlineTest {
                 assertTrue(caller.downstream.started.getCount() == 0,
                         "the call never started with a budget of " + budget + ": it must always start");
                 assertTrue(caller.thrown instanceof TimeoutException, "a budget of " + budget
-                        + ": expected TimeoutException, got " + (caller.thrown == null ? "the result " + caller.result : caller.thrown));
+                        + ": expected TimeoutException, got " + caller.outcome());
                 assertTrue(caller.downstream.wasInterrupted() && caller.downstreamEndedOnReturn,
                         "a budget of " + budget + ": the call must be interrupted and have ended when call returns");
             } finally {
@@ -490,19 +504,15 @@ class DeadlineTest {
             throws Exception {
         var caller = new Caller(new Blocking(stubborn), budget);
         try {
-            caller.awaitDownstreamInterruptedOrReturned();
-            if (!caller.downstream.wasInterrupted() && !caller.returned()) {
-                fail("a budget of " + budget + " ran out, but " + GUARD.toSeconds() + " s later call had neither"
-                        + " interrupted the call nor returned (is the budget rounded to whole milliseconds, and a"
-                        + " wait of 0 ms taken for no limit?)");
-            }
+            caller.awaitDownstreamInterruptedOrReturned("a budget of " + budget + " ran out", " (is the budget rounded"
+                    + " to whole milliseconds, and a wait of 0 ms taken for no limit?)");
             caller.letTheDownstreamEnd();
-            caller.awaitReturn("call had not returned " + GUARD.toSeconds() + " s after a budget of " + budget
+            caller.awaitReturnAfter("a budget of " + budget
                     + " ran out");
             assertTrue(caller.downstream.started.getCount() == 0,
                     "the call never started with a budget of " + budget + ": it must always start");
             assertTrue(caller.thrown instanceof TimeoutException, "a budget of " + budget + ": expected"
-                    + " TimeoutException, got " + (caller.thrown == null ? "the result " + caller.result : caller.thrown));
+                    + " TimeoutException, got " + caller.outcome());
             assertTrue(caller.downstream.wasInterrupted(), "a budget of " + budget + ": the call was never interrupted");
             assertTrue(caller.downstreamEndedOnReturn, "a budget of " + budget + ": call returned while the cancelled"
                     + " call" + (stubborn ? ", which ignores its interrupt for a while," : "") + " was still running");
@@ -523,9 +533,9 @@ class DeadlineTest {
             caller.awaitStarted();
             caller.awaitWaiting();
             caller.thread.interrupt();
-            caller.awaitReturn("call had not returned " + GUARD.toSeconds() + " s after its caller was interrupted");
+            caller.awaitReturnAfter("its caller was interrupted");
             assertTrue(caller.thrown instanceof InterruptedException,
-                    "expected InterruptedException, got " + (caller.thrown == null ? "the result " + caller.result : caller.thrown));
+                    "expected InterruptedException, got " + caller.outcome());
             assertTrue(caller.downstream.wasInterrupted(), "call threw InterruptedException but never interrupted the"
                     + " call: it is left running, holding a connection for an answer nobody waits for");
             assertTrue(caller.downstreamEndedOnReturn,
@@ -546,15 +556,11 @@ class DeadlineTest {
             caller.awaitStarted();
             caller.awaitWaiting();
             caller.thread.interrupt();
-            caller.awaitDownstreamInterruptedOrReturned();
-            if (!caller.downstream.wasInterrupted() && !caller.returned()) {
-                fail("the caller was interrupted, but " + GUARD.toSeconds() + " s later call had neither interrupted"
-                        + " the call nor returned");
-            }
+            caller.awaitDownstreamInterruptedOrReturned("the caller was interrupted", "");
             caller.letTheDownstreamEnd();
-            caller.awaitReturn("call had not returned " + GUARD.toSeconds() + " s after its caller was interrupted");
+            caller.awaitReturnAfter("its caller was interrupted");
             assertTrue(caller.thrown instanceof InterruptedException,
-                    "expected InterruptedException, got " + (caller.thrown == null ? "the result " + caller.result : caller.thrown));
+                    "expected InterruptedException, got " + caller.outcome());
             assertTrue(caller.downstream.wasInterrupted(), "call threw InterruptedException but never interrupted the call");
             assertTrue(caller.downstreamEndedOnReturn, "call threw InterruptedException while the cancelled call,"
                     + " which ignores its interrupt for a while, was still running");
@@ -596,19 +602,16 @@ class DeadlineTest {
                 caller.awaitWaiting();
                 caller.thread.interrupt();
             }
-            caller.awaitDownstreamInterruptedOrReturned();
-            if (!caller.downstream.wasInterrupted() && !caller.returned()) {
-                fail(what + ", but " + GUARD.toSeconds() + " s later call had neither interrupted the call nor"
-                        + " returned (an interrupt already set when call starts to wait counts too: keep it)");
-            }
+            caller.awaitDownstreamInterruptedOrReturned(what, " (an interrupt already set when call starts to wait"
+                    + " counts too: keep it)");
             for (int i = 1; i < interrupts && stubborn && !caller.returned(); i++) {
                 caller.awaitInterruptSeen();
                 caller.thread.interrupt(); // again, while call waits for the cancelled call to end
             }
             caller.letTheDownstreamEnd();
-            caller.awaitReturn("call had not returned " + GUARD.toSeconds() + " s after " + what);
+            caller.awaitReturnAfter(what);
             assertTrue(caller.thrown instanceof InterruptedException, what + ": expected InterruptedException, got "
-                    + (caller.thrown == null ? "the result " + caller.result : caller.thrown));
+                    + caller.outcome());
             if (caller.downstream.started.getCount() == 0) {
                 assertTrue(caller.downstream.wasInterrupted(), what + ": call threw InterruptedException but never"
                         + " interrupted the call it started: it is left running");
@@ -630,11 +633,7 @@ class DeadlineTest {
             @ForAll @IntRange(min = 1, max = 3) int interrupts) throws Exception {
         var caller = new Caller(new Blocking(true), budget);
         try {
-            caller.awaitDownstreamInterruptedOrReturned();
-            if (!caller.downstream.wasInterrupted() && !caller.returned()) {
-                fail("a budget of " + budget + " ran out, but " + GUARD.toSeconds() + " s later call had neither"
-                        + " interrupted the call nor returned");
-            }
+            caller.awaitDownstreamInterruptedOrReturned("a budget of " + budget + " ran out", "");
             assertTrue(caller.downstream.wasInterrupted(), "the budget ran out, but call returned without interrupting"
                     + " the call");
             for (int i = 0; i < interrupts; i++) {
@@ -648,7 +647,7 @@ class DeadlineTest {
                 caller.awaitInterruptSeen();
             }
             caller.letTheDownstreamEnd();
-            caller.awaitReturn("call had not returned " + GUARD.toSeconds() + " s after the cancelled call ended");
+            caller.awaitReturnAfter("the cancelled call ended");
             assertTrue(caller.downstreamEndedOnReturn, "interrupted " + interrupts + " time(s) while it waited for"
                     + " the cancelled call to end, call stopped waiting and returned while that call was still running");
             assertTrue(caller.thrown instanceof InterruptedException
