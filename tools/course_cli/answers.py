@@ -128,7 +128,7 @@ def solution_lines(root: Path) -> dict[str, list[str]]:
     is everyone's) nor in any notebook or README (those a learner reads anyway). Comments, imports and package
     lines are left out. Empty where the course has no ``solutions/`` (a learners' template)."""
     shown = set()
-    # (not the grader's test resources: their alternative solutions and mutants are solutions too)
+    # (not solutions/NN-name/{alternatives,mutants}: they are answers too)
     for java in [*root.glob("kit/src/**/*.java"), *root.glob("kernel/src/**/*.java"),
                  *root.glob("grader/src/main/**/*.java"), *root.glob("exercises/*/src/**/*.java")]:
         shown.update(l.strip() for l in java.read_text(encoding="utf-8", errors="replace").splitlines())

@@ -26,12 +26,8 @@ from . import answers
 # What the learners' repository leaves out, and why. A pattern ending in "/" is a folder, the others match a path
 # as fnmatch does.
 LEFT_OUT: list[tuple[str, str]] = [
-    ("solutions/", "the reference solutions"),
+    ("solutions/", "the answers: each exercise's reference solution, alternatives, mutants and their golden results"),
     ("trainer/", "the trainer's hidden tests"),
-    ("grader/src/test/resources/mutants/", "the mutants: each a diff of a reference solution"),
-    ("grader/src/test/resources/alternatives/", "the alternative solutions"),
-    ("grader/src/test/resources/golden/*/solution.json", "the golden results of the reference solutions"),
-    ("grader/src/test/resources/golden/*/mutant.json", "the golden results of the mutants"),
     ("kit/src/test/java/course/kit/SelfCheck[0-9][0-9]Test.java", "the tests of the self-checks' answers"),
     (".github/workflows/book.yml", "the book's workflow: it runs the notebooks with the reference solutions"),
     (".github/workflows/ci.yml", "the course's own test suite (./course test) on every push"),

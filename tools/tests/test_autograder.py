@@ -156,7 +156,7 @@ def test_the_stubs_score_zero(gradescope):
 def test_a_mutant_scores_in_between(gradescope):
     def fill(sub: Path) -> None:
         bare_files("solutions")(sub)
-        diff = ROOT / "grader" / "src" / "test" / "resources" / "mutants" / "02-cafe" / "s4-waits-for-each-order-before-the-next.diff"
+        diff = ROOT / "solutions" / "02-cafe" / "mutants" / "s4-waits-for-each-order-before-the-next.diff"
         subprocess.run(["git", "apply", "-p0", str(diff)], cwd=sub, check=True)
     r = run_autograder(gradescope, fill)
     assert 0 < r["score"] < r["max_score"], r["output"]

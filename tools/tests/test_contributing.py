@@ -141,8 +141,8 @@ def test_every_course_command_that_contributing_names_is_one():
 
 def test_the_rules_catch_what_is_not_there_and_let_patterns_through():
     good = ("`tools/tests/test_notebook_style.py`, `test_notebook_style.py::test_reading_budget`, `Exercises.java`, "
-            "`exercises/NN-name/src/main/java`, `grader/src/test/resources/golden/NN-name/{stubs,solution}.json`, "
-            "`grader/src/test/resources/alternatives/NN-name/SHAPE/`, `target/notebooks/NN-name.html`, "
+            "`exercises/NN-name/src/main/java`, `solutions/NN-name/golden/{solution,mutant}.json`, "
+            "`solutions/NN-name/alternatives/SHAPE/`, `target/notebooks/NN-name.html`, "
             "`kit/src/test/java/course/kit/NameTest.java`, `tools/tests/test_NAME.py`, `K/N points`, "
             "`course.kit.models`, `CheckTest.java::marksAreTheCheckAndCross`, mailto:someone@example.org, `-Dit.test=GoldenResultsIT`, [a link](deploy/README.md#hidden-tests), "
             "`./course run notebooks/NN-name.ipynb --scale quick`, ./course bench kernel, https://example.org/x.py")

@@ -22,8 +22,8 @@ from course_cli import answers, template  # noqa: E402
 
 # A learners' template (./course template) has no solutions/: what needs them is skipped, saying so.
 needs_answers = pytest.mark.skipif(not (ROOT / "solutions").is_dir(), reason=answers.NO_ANSWERS)
-ANSWER_PATHS = ["solutions", "trainer", "grader/src/test/resources/mutants", "grader/src/test/resources/alternatives",
-                ".github/workflows/book.yml", ".github/workflows/ci.yml", ".github/dependabot.yml"]
+ANSWER_PATHS = ["solutions", "trainer", ".github/workflows/book.yml", ".github/workflows/ci.yml",
+                ".github/dependabot.yml"]
 
 
 @pytest.fixture(scope="module")
@@ -133,19 +133,19 @@ def test_a_self_check_answer_planted_anywhere_is_found_naming_the_file(copy):
 
 
 def test_an_answer_path_in_the_copy_is_named(copy):
-    mutant = copy / "grader/src/test/resources/mutants/02-cafe/s1-anything.diff"
+    mutant = copy / "solutions/02-cafe/mutants/s1-anything.diff"
     mutant.parent.mkdir(parents=True)
     mutant.write_text("--- Cafe.java\n+++ Cafe.java\n", encoding="utf-8")
-    assert template.leaks(ROOT, copy) == [
-        "grader/src/test/resources/mutants/02-cafe/s1-anything.diff: the mutants: each a diff of a reference solution"]
+    assert template.leaks(ROOT, copy) == [f"solutions/02-cafe/mutants/s1-anything.diff: {template.left_out('solutions/')}"]
 
 
 @needs_answers
 def test_a_template_that_would_leak_is_refused_and_nothing_is_written(tmp_path, monkeypatch):
     monkeypatch.setattr(template, "LEFT_OUT", [e for e in template.LEFT_OUT if e[0] != "solutions/"])
     out = tmp_path / "learners"
-    with pytest.raises(ValueError, match=r"solutions/02-cafe/src/main/java/course/exercises/cafe/Cafe\.java: a line"
-                                         r" of solutions/02-cafe/"):
+    # every answer lives under solutions/: its alternatives and mutants show the reference solution's lines too
+    with pytest.raises(ValueError, match=r"\n  solutions/\d\d-[a-z-]+/\S+\.(java|diff): a line of"
+                                         r" solutions/\d\d-[a-z-]+/src/main/java/"):
         template.build(ROOT, out)
     assert not out.exists() and list(tmp_path.iterdir()) == [], "nothing written, no partial copy left"
 

@@ -20,7 +20,8 @@ public final class Exercises {
     /** The folder of the trainer's hidden tests: left out of a learners' template, and then skipped. */
     public static final String TRAINER = "trainer";
 
-    /** The folder of the reference solutions: left out of a learners' template with the other answers. */
+    /** The folder of every exercise's answers ({@code solutions/NN-name/{src,golden,mutants,alternatives}}): left
+     * out of a learners' template. */
     public static final String SOLUTIONS = "solutions";
 
     /** Why the course's own tests that need the answers are skipped in a learners' template: one line. */
@@ -31,7 +32,12 @@ public final class Exercises {
 
     private Exercises() {}
 
-    /** One part of an exercise, and where it lives under the course folder ({@code %s}: the exercise's name). */
+    /**
+     * One part of an exercise, and where it lives under the course folder ({@code %s}: the exercise's name). The
+     * answers (the reference solution, the mutants and alternatives made from it, their golden results) live
+     * under {@code solutions/NN-name}, the hidden tests under {@code trainer/NN-name}: a learners' copy, which has
+     * neither folder, lacks those parts and is whole without them ({@link #optional}).
+     */
     public enum Part {
         /** The learner's starting code. */
         STUB("the stub", "exercises/%s/src/main/java"),
@@ -41,39 +47,41 @@ public final class Exercises {
         MODULE("the Maven module", "exercises/%s/pom.xml"),
         /** The contract, in numbered sentences the tests name. */
         README("the README", "exercises/%s/README.md"),
+        /** What the grader gives the stubs (GoldenResultsIT): what a learner sees before writing a line. */
+        STUBS_GOLDEN("the stubs' golden results", "grader/src/test/resources/golden/%s/stubs.json"),
         /** The reference solution: an answer. */
-        SOLUTION("the reference solution", SOLUTIONS + "/%s/src/main/java", true),
+        SOLUTION("the reference solution", SOLUTIONS + "/%s/src/main/java"),
+        /** What the grader gives the solution and its first mutant (GoldenResultsIT). */
+        GOLDEN("the golden results", SOLUTIONS + "/%s/golden"),
+        /** Wrong solutions that the tests must catch (MutantsIT), each a diff of the solution. */
+        MUTANTS("the mutants", SOLUTIONS + "/%s/mutants"),
+        /** Other right solutions that the tests must pass (AlternativesIT). */
+        ALTERNATIVES("the alternative solutions", SOLUTIONS + "/%s/alternatives"),
         /** The trainer's hidden tests; a course without {@code trainer/} has none, and grades without them. */
-        HIDDEN_TESTS("the trainer's hidden tests", TRAINER + "/%s/src/test/java", true),
-        /**
-         * What the grader gives the stubs, the solution and a mutant (GoldenResultsIT); a learners' template keeps
-         * the stubs' alone.
-         */
-        GOLDEN("the golden results", "grader/src/test/resources/golden/%s"),
-        /** Wrong solutions that the tests must catch (MutantsIT): answers too, each a diff of the solution. */
-        MUTANTS("the mutants", "grader/src/test/resources/mutants/%s", true),
-        /** Other right solutions that the tests must pass (AlternativesIT): answers. */
-        ALTERNATIVES("the alternative solutions", "grader/src/test/resources/alternatives/%s", true),
+        HIDDEN_TESTS("the trainer's hidden tests", TRAINER + "/%s/src/test/java"),
         /** The notebook whose "Your turn" grades it with {@code Grade.exercise("NN-name")}. */
         NOTEBOOK("the notebook", "notebooks/*.ipynb");
 
         private final String label;
         private final String where;
-        private final boolean answer;
 
         Part(String label, String where) {
-            this(label, where, false);
-        }
-
-        Part(String label, String where, boolean answer) {
             this.label = label;
             this.where = where;
-            this.answer = answer;
         }
 
-        /** Whether this part gives an answer away, and so stays out of a learners' template. */
-        public boolean answer() {
-            return answer;
+        /**
+         * The course's folder this part lives in when it is one that a learners' copy leaves out whole
+         * ({@code solutions} or {@code trainer}); empty for the parts every copy of the course has.
+         */
+        public Optional<String> optionalFolder() {
+            String top = where.substring(0, where.indexOf('/'));
+            return top.equals(SOLUTIONS) || top.equals(TRAINER) ? Optional.of(top) : Optional.empty();
+        }
+
+        /** Whether a learners' copy leaves this part out: an answer, or the hidden tests. */
+        public boolean optional() {
+            return optionalFolder().isPresent();
         }
 
         /** What the part is, in words. */
@@ -97,18 +105,12 @@ public final class Exercises {
     }
 
     /**
-     * Every name that any part's folder uses ({@code exercises/}, {@code solutions/}, {@code trainer/}, the golden
-     * results, the mutants, the alternatives), sorted: an exercise half added or half removed shows here.
+     * Every name that any part's folder uses ({@code exercises/}, {@code solutions/}, {@code trainer/}, the stubs'
+     * golden results), sorted: an exercise half added or half removed shows here.
      */
     public static List<String> namesInAnyPart(Path root) {
         TreeSet<String> all = new TreeSet<>();
-        for (String folder : List.of(
-                "exercises",
-                SOLUTIONS,
-                TRAINER,
-                "grader/src/test/resources/golden",
-                "grader/src/test/resources/mutants",
-                "grader/src/test/resources/alternatives")) {
+        for (String folder : List.of("exercises", SOLUTIONS, TRAINER, "grader/src/test/resources/golden")) {
             all.addAll(namesIn(root.resolve(folder), ""));
         }
         return List.copyOf(all);
@@ -137,8 +139,8 @@ public final class Exercises {
     }
 
     /**
-     * Whether the course holds its answers: the reference solutions, and with them the mutants and alternatives
-     * (a learners' template leaves all of them out, {@code solutions/} first).
+     * Whether the course holds its answers: {@code solutions/}, with each exercise's reference solution, mutants,
+     * alternatives and their golden results (a learners' template leaves the folder out).
      */
     public static boolean hasAnswers(Path root) {
         return Files.isDirectory(root.resolve(SOLUTIONS));
@@ -146,13 +148,15 @@ public final class Exercises {
 
     /**
      * The parts of {@code exercise} missing from the course folder, one line each ("the mutants:
-     * grader/src/test/resources/mutants/NN-name"). The hidden tests count only where the course has
-     * {@code trainer/}, the other answers only where it has {@code solutions/}.
+     * solutions/NN-name/mutants"). An {@link Part#optional} part counts only where the course has its folder
+     * ({@code solutions/}, {@code trainer/}).
      */
     public static List<String> missing(Path root, String exercise) {
         List<String> out = new ArrayList<>();
         for (Part part : Part.values()) {
-            if (part == Part.HIDDEN_TESTS ? !hasTrainer(root) : part.answer() && !hasAnswers(root)) {
+            if (part.optionalFolder()
+                    .filter(folder -> !Files.isDirectory(root.resolve(folder)))
+                    .isPresent()) {
                 continue;
             }
             if (find(root, exercise, part).isEmpty()) {

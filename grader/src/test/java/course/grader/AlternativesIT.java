@@ -3,6 +3,7 @@ package course.grader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.base.Exercises;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tests are fair: a correct solution shaped unlike the reference one earns every point, the trainer's hidden
- * tests included. Each alternative is a folder {@code alternatives/NN-name/SHAPE/} of {@code .java} files that
+ * tests included. Each alternative is a folder {@code solutions/NN-name/alternatives/SHAPE/} of {@code .java} files that
  * replace the reference solution's files of the same names (for 06, the callers share a {@code FutureTask}; for
  * 08, a latch and {@code Thread.join} instead of a future).
  */
@@ -27,9 +28,14 @@ class AlternativesIT {
     @TempDir
     static Path work;
 
-    /** The alternatives, in the source tree. */
-    static Path alternativesDir() {
-        return Courses.root().resolve("grader/src/test/resources/alternatives");
+    /** An exercise's alternatives: {@code solutions/NN-name/alternatives}, beside its reference solution. */
+    static Path alternativesDir(String exercise) {
+        return Courses.part(exercise, Exercises.Part.ALTERNATIVES);
+    }
+
+    /** The exercise of an alternative {@code solutions/NN-name/alternatives/SHAPE}. */
+    private static String exerciseOf(Path shape) {
+        return shape.getParent().getParent().getFileName().toString();
     }
 
     @TestFactory
@@ -38,27 +44,19 @@ class AlternativesIT {
         ExecutorService pool =
                 Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
         List<DynamicTest> tests = new ArrayList<>();
-        List<Path> shapes;
-        try (Stream<Path> s = Files.list(alternativesDir())) {
-            shapes = s.sorted()
-                    .flatMap(ex -> {
-                        try (Stream<Path> t = Files.list(ex)) {
-                            return t.sorted().toList().stream();
-                        } catch (java.io.IOException e) {
-                            throw new java.io.UncheckedIOException(e);
-                        }
-                    })
-                    .filter(shape -> Courses.selected()
-                            .contains(shape.getParent().getFileName().toString()))
-                    .toList();
+        List<Path> shapes = new ArrayList<>();
+        for (String exercise : Courses.selected()) {
+            if (Files.isDirectory(alternativesDir(exercise))) {
+                try (Stream<Path> t = Files.list(alternativesDir(exercise))) {
+                    shapes.addAll(t.sorted().toList());
+                }
+            }
         }
-        List<String> covered = shapes.stream()
-                .map(shape -> shape.getParent().getFileName().toString())
-                .distinct()
-                .toList();
+        List<String> covered =
+                shapes.stream().map(AlternativesIT::exerciseOf).distinct().toList();
         assertEquals(Courses.selected(), covered, "the exercises with a correct alternative");
         for (Path shape : shapes) {
-            String exercise = shape.getParent().getFileName().toString();
+            String exercise = exerciseOf(shape);
             String name = exercise + "/" + shape.getFileName();
             Path sources = work.resolve(exercise).resolve(shape.getFileName().toString());
             Courses.copyTree(Courses.solution(exercise), sources);

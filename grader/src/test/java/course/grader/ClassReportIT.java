@@ -60,11 +60,11 @@ class ClassReportIT {
             }
         }
         MutantsIT.applyMutant(
-                MutantsIT.mutantsDir().resolve("02-cafe/s4-waits-for-each-order-before-the-next.diff"), carl);
+                MutantsIT.mutantsDir("02-cafe").resolve("s4-waits-for-each-order-before-the-next.diff"), carl);
         // 4. a mutant of 05, as an exercises/ folder
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("dana/exercises"));
         MutantsIT.applyMutant(
-                MutantsIT.mutantsDir().resolve("05-throttling/s5-permit-leak.diff"),
+                MutantsIT.mutantsDir("05-throttling").resolve("s5-permit-leak.diff"),
                 classDir.resolve("dana/exercises/05-throttling"));
         // 5. 02 does not compile
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("eve/exercises"));

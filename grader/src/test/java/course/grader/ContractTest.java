@@ -124,8 +124,8 @@ class ContractTest {
                 for (Contract.Sentence s : contract.sentences()) {
                     assertTrue(
                             broken.contains(s.number()),
-                            exercise + " sentence " + s.number() + " has no mutant (mutants/" + exercise + "/s"
-                                    + s.number() + "-….diff): " + s.text());
+                            exercise + " sentence " + s.number() + " has no mutant (solutions/" + exercise
+                                    + "/mutants/s" + s.number() + "-….diff): " + s.text());
                 }
             }));
         }
@@ -198,7 +198,7 @@ class ContractTest {
     }
 
     static List<Path> mutants(String exercise) throws IOException {
-        try (Stream<Path> s = Files.list(MutantsIT.mutantsDir().resolve(exercise))) {
+        try (Stream<Path> s = Files.list(MutantsIT.mutantsDir(exercise))) {
             return s.filter(p -> p.toString().endsWith(".diff")).sorted().toList();
         }
     }

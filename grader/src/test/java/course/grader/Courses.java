@@ -1,6 +1,7 @@
 package course.grader;
 
 import course.base.CourseRoot;
+import course.base.Exercises;
 import course.base.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,9 +44,14 @@ final class Courses {
         return CourseRoot.find();
     }
 
+    /** Where {@code part} of {@code exercise} lives in the course folder, whether it is there or not. */
+    static Path part(String exercise, Exercises.Part part) {
+        return root().resolve(part.where(exercise));
+    }
+
     /** A solution's {@code src/main/java}. */
     static Path solution(String exercise) {
-        return root().resolve("solutions").resolve(exercise).resolve("src/main/java");
+        return part(exercise, Exercises.Part.SOLUTION);
     }
 
     /**

@@ -45,13 +45,7 @@ class ExercisePartsTest {
     void aMissingPartIsNamed(@TempDir Path dir) throws IOException {
         Path root = Courses.root();
         Path copy = dir.resolve("course");
-        for (String part : List.of(
-                "exercises",
-                "solutions",
-                "trainer",
-                "grader/src/test/resources/golden",
-                "grader/src/test/resources/mutants",
-                "grader/src/test/resources/alternatives")) {
+        for (String part : List.of("exercises", "solutions", "trainer", "grader/src/test/resources/golden")) {
             if (Files.isDirectory(root.resolve(part))) {
                 FileTrees.copy(root.resolve(part), copy.resolve(part));
             }
@@ -71,8 +65,8 @@ class ExercisePartsTest {
                 Files.readString(copy.resolve("exercises/pom.xml")).replace("<module>07-structured</module>", ""));
         boolean answers = Exercises.hasAnswers(copy);
         if (answers) {
-            FileTrees.delete(copy.resolve("grader/src/test/resources/mutants/05-throttling"));
-            FileTrees.delete(copy.resolve("solutions/02-cafe"));
+            FileTrees.delete(copy.resolve("solutions/05-throttling/mutants"));
+            FileTrees.delete(copy.resolve("solutions/02-cafe/src"));
         }
         if (Exercises.hasTrainer(copy)) {
             FileTrees.delete(copy.resolve("trainer/01-thread-cost"));
@@ -87,9 +81,7 @@ class ExercisePartsTest {
                 missing.get("08-deadline"));
         if (answers) {
             assertEquals(List.of("the reference solution: solutions/02-cafe/src/main/java"), missing.get("02-cafe"));
-            assertEquals(
-                    List.of("the mutants: grader/src/test/resources/mutants/05-throttling"),
-                    missing.get("05-throttling"));
+            assertEquals(List.of("the mutants: solutions/05-throttling/mutants"), missing.get("05-throttling"));
         }
         if (Exercises.hasTrainer(root)) {
             assertEquals(
@@ -97,21 +89,17 @@ class ExercisePartsTest {
                     missing.get("01-thread-cost"));
         }
 
-        // A learners' template has no trainer/, no solutions/, no mutants or alternatives: no part it lacks.
-        for (String answer : List.of(
-                Exercises.TRAINER,
-                Exercises.SOLUTIONS,
-                "grader/src/test/resources/mutants",
-                "grader/src/test/resources/alternatives")) {
-            if (Files.exists(copy.resolve(answer))) {
-                FileTrees.delete(copy.resolve(answer));
+        // A learners' template has no trainer/ and no solutions/, which hold every answer: no part it lacks.
+        for (String folder : List.of(Exercises.TRAINER, Exercises.SOLUTIONS)) {
+            if (Files.exists(copy.resolve(folder))) {
+                FileTrees.delete(copy.resolve(folder));
             }
         }
         assertTrue(
                 missingParts(copy).values().stream()
                         .flatMap(List::stream)
                         .noneMatch(m -> Arrays.stream(Exercises.Part.values())
-                                .filter(Exercises.Part::answer)
+                                .filter(Exercises.Part::optional)
                                 .anyMatch(part -> m.startsWith(part.label() + ":"))),
                 missingParts(copy).toString());
         assertEquals(
@@ -123,6 +111,8 @@ class ExercisePartsTest {
         List<String> half = missingParts(copy).get("09-half-added");
         assertTrue(half.contains("the course's tests: exercises/09-half-added/src/test/java"), half.toString());
         assertTrue(
-                half.contains("the golden results: grader/src/test/resources/golden/09-half-added"), half.toString());
+                half.contains("the stubs' golden results: grader/src/test/resources/golden/09-half-added/stubs.json"),
+                half.toString());
+        assertTrue(half.contains("the mutants: solutions/09-half-added/mutants"), half.toString());
     }
 }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The grader's whole output, as golden files: for every exercise in {@code exercises/} (found by listing the
  * folder), the Gradescope {@code results.json} of its stubs, of its reference solution and of its first mutant
- * (by name) must equal {@code src/test/resources/golden/NN-name/{stubs,solution,mutant}.json}, with the fields
+ * (by name) must equal {@code grader/src/test/resources/golden/NN-name/stubs.json} and, beside the answers they
+ * come from, {@code solutions/NN-name/golden/{solution,mutant}.json}, with the fields
  * that change from run to run masked: the execution time, durations and identity hashes in messages, and a
  * mutant's failure messages. Exercism's java-test-runner tests itself the same way. A learners' template
  * ({@code ./course template}) keeps the stubs' files alone: there the solution's and the mutant's are skipped.
@@ -62,12 +63,14 @@ class GoldenResultsIT {
         }
     }
 
-    /** The golden file's path in the source tree (not the copy on the class path). */
+    /**
+     * The golden file's path in the source tree: the stubs' with the grader's test resources (a learners' copy
+     * keeps it), the solution's and the mutant's in {@code solutions/NN-name/golden}, with the other answers.
+     */
     static Path golden(String exercise, String kind) {
-        return Courses.root()
-                .resolve("grader/src/test/resources/golden")
-                .resolve(exercise)
-                .resolve(kind + ".json");
+        return kind.equals("stubs")
+                ? Courses.part(exercise, Exercises.Part.STUBS_GOLDEN)
+                : Courses.part(exercise, Exercises.Part.GOLDEN).resolve(kind + ".json");
     }
 
     /**
@@ -148,7 +151,7 @@ class GoldenResultsIT {
     }
 
     static Path firstMutant(String exercise) throws Exception {
-        try (Stream<Path> s = Files.list(MutantsIT.mutantsDir().resolve(exercise))) {
+        try (Stream<Path> s = Files.list(MutantsIT.mutantsDir(exercise))) {
             return s.filter(p -> p.toString().endsWith(".diff"))
                     .sorted()
                     .findFirst()

@@ -100,8 +100,6 @@ class GradeCliIT {
     /** What the stubs of exercise 03 score, as GoldenResultsIT pins it. */
     private static JsonNode golden03() throws java.io.IOException {
         return new ObjectMapper()
-                .readTree(Courses.root()
-                        .resolve("grader/src/test/resources/golden/03-batch-math/stubs.json")
-                        .toFile());
+                .readTree(GoldenResultsIT.golden("03-batch-math", "stubs").toFile());
     }
 }

@@ -9,6 +9,7 @@ import com.github.difflib.patch.PatchFailedException;
 import com.github.difflib.unifieddiff.UnifiedDiff;
 import com.github.difflib.unifieddiff.UnifiedDiffFile;
 import com.github.difflib.unifieddiff.UnifiedDiffReader;
+import course.base.Exercises;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every plausible wrong solution scores below full marks. A mutant is committed as a unified diff against
- * the reference solution ({@code mutants/NN-name/sN-what-it-does.diff}, N the contract sentence it breaks), so
+ * the reference solution ({@code solutions/NN-name/mutants/sN-what-it-does.diff}, N the contract sentence it breaks), so
  * that the one mistake it makes reads at a glance; the test applies it to a copy of the solution and grades
  * that copy.
  */
@@ -38,17 +39,21 @@ class MutantsIT {
     @TempDir
     static Path work;
 
-    /** The mutants, in the source tree (a copy on the class path may still hold a mutant since renamed). */
-    static Path mutantsDir() {
-        return Courses.root().resolve("grader/src/test/resources/mutants");
+    /** An exercise's mutants: {@code solutions/NN-name/mutants}, beside its reference solution. */
+    static Path mutantsDir(String exercise) {
+        return Courses.part(exercise, Exercises.Part.MUTANTS);
     }
 
-    /** The mutants' diffs, per exercise. */
+    /** The mutants' diffs, per exercise: every folder of {@code solutions/} that has mutants. */
     private static Map<String, List<Path>> mutants() throws IOException {
         Map<String, List<Path>> all = new TreeMap<>();
-        try (Stream<Path> exercises = Files.list(mutantsDir())) {
+        try (Stream<Path> exercises = Files.list(Courses.root().resolve(Exercises.SOLUTIONS))) {
             for (Path ex : exercises.sorted().toList()) {
-                try (Stream<Path> ms = Files.list(ex)) {
+                Path dir = mutantsDir(ex.getFileName().toString());
+                if (!Files.isDirectory(dir)) {
+                    continue;
+                }
+                try (Stream<Path> ms = Files.list(dir)) {
                     all.put(
                             ex.getFileName().toString(),
                             ms.filter(m -> m.toString().endsWith(".diff"))
