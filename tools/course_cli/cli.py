@@ -95,6 +95,12 @@ def cmd_grade(rest: list[str]) -> int:
     return java_main("grader", "grader.main", "grader", rest)
 
 
+def cmd_manifest(args) -> int:
+    """The grader's manifest of the exercises' tests and stubs, written by the grader (course.grader.Pristine),
+    which is also what checks it: one writer, in Java."""
+    return java_main("grader", "pristine.main", "cli", ["--write", str(ROOT)])
+
+
 def cmd_book(args) -> int:
     """The course as a static site (tools/book.py): every notebook executed with the solutions loaded, or
     --executed DIR, notebooks already executed; nbconvert with the course's template writes target/book/."""
@@ -182,6 +188,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--profile", choices=["trainer", "learner"], default="trainer",
                    help="trainer (default) also runs the hidden tests in trainer/")
     s.add_argument("--leaderboard", action="store_true", help="add Gradescope's leaderboard (the points)")
+    sub.add_parser("manifest", help="write the grader's manifest of the exercises' tests and stubs (their SHA-256),"
+                                    " after changing one")
     s = sub.add_parser("template", help="write the learners' repository to OUT: the course without its answers"
                                          " (solutions, hidden tests, mutants, …), checked for leaks")
     s.add_argument("out", help="a new or empty folder, or one that ./course template wrote before (its .git kept)")
@@ -212,4 +220,4 @@ def main(argv: list[str]) -> int:
         p.error("unrecognized arguments: " + " ".join(rest))
     return {"setup": cmd_setup, "lab": cmd_lab, "run": cmd_run, "test": cmd_test,
             "autograder": cmd_autograder, "progress": cmd_progress,
-            "book": cmd_book, "template": cmd_template, "classroom": cmd_classroom}[args.cmd](args)
+            "book": cmd_book, "manifest": cmd_manifest, "template": cmd_template, "classroom": cmd_classroom}[args.cmd](args)

@@ -117,13 +117,25 @@ final class Pristine {
         return java.util.Collections.unmodifiableMap(m);
     }
 
+    /** Where the manifest is written, under the course folder ({@code ./course manifest}). */
+    static final String MANIFEST_SOURCE = "grader/src/main/resources" + MANIFEST;
+
     /**
      * {@code java -cp … course.grader.Pristine ROOT}: the one check of a course folder against the manifest, for
      * {@code ./course} (tools/course_cli/autograder.py, {@code ./course bench mutation}). Prints one line
      * {@code exercise NN-name} per exercise the grader knows, then one line {@code differs PATH} per course file
      * under ROOT's {@code exercises/} that differs from the manifest, is missing, or is not in it.
+     *
+     * <p>{@code … Pristine --write ROOT} ({@code ./course manifest}) writes ROOT's manifest instead, from its
+     * {@code exercises/}: the one writer of the file that this class checks, in {@code sha256sum}'s format.
      */
     public static void main(String[] args) throws IOException {
+        if (args.length > 0 && args[0].equals("--write")) {
+            Path root = Path.of(args.length > 1 ? args[1] : ".");
+            Files.writeString(root.resolve(MANIFEST_SOURCE), manifestText(root));
+            System.out.println("wrote " + MANIFEST_SOURCE + ": " + onDisk(root).size() + " files");
+            return;
+        }
         Path root = Path.of(args.length > 0 ? args[0] : ".");
         var out = new StringBuilder();
         exercises().forEach(e -> out.append("exercise ").append(e).append('\n'));
@@ -131,8 +143,20 @@ final class Pristine {
         System.out.print(out);
     }
 
-    /** The files of the manifest, and the {@code exercises/NN-name/src/KIND/java} files under {@code root}, that differ. */
-    static List<String> differing(Path root) throws IOException {
+    /**
+     * The manifest of the course folder {@code root}: a line {@code SHA-256  PATH} per file
+     * {@code exercises/NN-name/src/KIND/java/….java}, sorted by path, as {@code sha256sum} writes it.
+     */
+    static String manifestText(Path root) throws IOException {
+        var out = new StringBuilder();
+        onDisk(root)
+                .forEach((path, hash) ->
+                        out.append(hash).append("  ").append(path).append('\n'));
+        return out.toString();
+    }
+
+    /** The {@code exercises/NN-name/src/KIND/java} files under {@code root}, with their SHA-256, sorted by path. */
+    static Map<String, String> onDisk(Path root) throws IOException {
         Map<String, String> onDisk = new TreeMap<>();
         Path exercises = root.resolve("exercises");
         if (Files.isDirectory(exercises)) {
@@ -145,6 +169,12 @@ final class Pristine {
                 }
             }
         }
+        return onDisk;
+    }
+
+    /** The files of the manifest, and the {@code exercises/NN-name/src/KIND/java} files under {@code root}, that differ. */
+    static List<String> differing(Path root) throws IOException {
+        Map<String, String> onDisk = onDisk(root);
         TreeSet<String> names = new TreeSet<>(manifest().keySet());
         names.addAll(onDisk.keySet());
         return names.stream()
