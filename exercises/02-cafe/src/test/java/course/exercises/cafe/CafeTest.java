@@ -26,8 +26,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -185,6 +187,10 @@ class CafeTest {
         final AtomicReference<String> heldInVain = new AtomicReference<>();
         /** When set, counted down as each task ends. */
         volatile CountDownLatch onEnd;
+        /** When set, each task waits at its start until the {@link Gate} opens. */
+        volatile Gate gate;
+        /** When the first task was handed over (System.nanoTime()); Long.MIN_VALUE before. */
+        final AtomicLong firstHanded = new AtomicLong(Long.MIN_VALUE);
         private final Set<Thread> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
         Staff(ExecutorService delegate) {
@@ -194,12 +200,22 @@ class CafeTest {
         @Override
         public void execute(Runnable command) {
             Objects.requireNonNull(command, "command");
+            firstHanded.compareAndSet(Long.MIN_VALUE, System.nanoTime());
             handed.incrementAndGet();
             CountDownLatch hold = holdUntilHanded;
             CountDownLatch arrivals = holdArrivals;
-            delegate.execute(() -> run(command, hold, arrivals));
+            Gate g = gate;
+            delegate.execute(() -> {
+                if (g != null) {
+                    g.pass();
+                }
+                run(command, hold, arrivals);
+            });
             if (hold != null) {
                 hold.countDown();
+            }
+            if (g != null) {
+                g.handed.countDown();
             }
         }
 
@@ -310,6 +326,56 @@ class CafeTest {
         /** Ends the staff the test made, and any brew a wrong serve left behind. */
         void end() {
             delegate.shutdownNow();
+        }
+    }
+
+    /**
+     * Holds every task at its start until all the orders have been handed over and the thread that called
+     * {@code serve} has stopped to wait (at most {@link #PARK_MS}), then as long again as that took from the call.
+     * Every brew then ends later after {@code serve} handed out its last order than {@code serve}'s clock can have
+     * started before its first: a clock stopped before the wait comes out too short on any machine, however busy.
+     */
+    static final class Gate {
+        static final long PARK_MS = 1_000;
+        final CountDownLatch handed;
+        private final Thread caller;
+        private final long called;
+        private long opens = Long.MIN_VALUE; // guarded by this
+
+        /** A gate for {@code orders} orders, handed over by {@code caller}, which called serve at {@code called}. */
+        Gate(int orders, Thread caller, long called) {
+            this.handed = new CountDownLatch(orders);
+            this.caller = caller;
+            this.called = called;
+        }
+
+        private static boolean waiting(Thread.State state) {
+            return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED;
+        }
+
+        /** Waits until the gate opens (the first task to arrive decides when). */
+        void pass() {
+            long until;
+            synchronized (this) {
+                if (opens == Long.MIN_VALUE) {
+                    try {
+                        handed.await(Staff.HOLD_MS, TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PARK_MS);
+                    while (!waiting(caller.getState()) && System.nanoTime() < deadline) {
+                        LockSupport.parkNanos(20_000);
+                    }
+                    long seen = System.nanoTime();
+                    // a caller that never stopped to wait (it spins) gets no guarantee, and no delay
+                    opens = waiting(caller.getState()) ? seen + (seen - called) : seen;
+                }
+                until = opens;
+            }
+            for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+                LockSupport.parkNanos(left);
+            }
         }
     }
 
@@ -697,21 +763,25 @@ class CafeTest {
     void elapsedCoversTheBrewing(@ForAll("timedServices") Service s) throws Exception {
         withStaff(s.staff().create(), staff -> {
             long before = System.nanoTime();
+            // The brews wait until serve has handed out every order and stopped to wait for them (see Gate), so
+            // that they surely end after serve's last order, on a busy machine too.
+            staff.gate = new Gate(s.customers(), Thread.currentThread(), before);
             CafeReport report = Cafe.serve(s.customers(), s.brewTime(), staff);
             long around = System.nanoTime() - before;
             List<Run> runs = staff.awaitRuns();
             assertNotNull(report.elapsed(), "elapsed must not be null");
             long elapsed = report.elapsed().toNanos();
-            // Every brew's sleep lies inside its task: the first cannot have started after the earliest
-            // (end - brewTime), the last cannot have ended before the latest (start + brewTime).
+            // The clock starts before the first order is handed over, and stops after the last customer is served:
+            // after every brew's sleep, which lies inside its task and so ends no earlier than start + brewTime.
             long b = s.brewTime().toNanos();
             List<Run> brews = runs.stream().filter(r -> r.nanos() >= b).toList(); // (shorter: sentence 3)
-            long brewing = brews.isEmpty()
+            long served = brews.isEmpty()
                     ? 0
                     : brews.stream().mapToLong(r -> r.startNanos() + b).max().orElseThrow()
-                            - brews.stream().mapToLong(r -> r.endNanos() - b).min().orElseThrow();
-            assertTrue(elapsed >= brewing,
-                    "elapsed was " + ms(elapsed) + ", but the brewing alone took at least " + ms(brewing)
+                            - staff.firstHanded.get();
+            assertTrue(elapsed >= served,
+                    "elapsed was " + ms(elapsed) + ", but from the first order to the last customer served took at"
+                            + " least " + ms(served)
                             + " (stop the clock after the last customer is served, and keep its nanoseconds)");
             assertTrue(elapsed <= around,
                     "elapsed was " + ms(elapsed) + ", longer than the whole call to serve, " + ms(around)
