@@ -137,7 +137,8 @@ public final class Grader {
     /**
      * This grader, running only the test methods named (all of them when none is): the grader's own tests grade a
      * mutant with just the tests of the contract sentence it breaks, since one of them failing is what they
-     * require. A grade of some tests is not a learner's grade: nothing the course shows is graded so.
+     * require. A grade of some tests is not a learner's grade: nothing the course shows is graded so, and its
+     * properties do not shrink a failing input (see {@link PropertyTests#configuration}).
      */
     Grader only(Collection<String> methods) {
         return new Grader(

@@ -111,7 +111,7 @@ public final class TestWorker {
                 .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
                 .configurationParameter("junit.platform.stacktrace.pruning.enabled", "true")
                 .configurationParameters(
-                        PropertyTests.configuration(results.toAbsolutePath().getParent()))
+                        PropertyTests.configuration(results.toAbsolutePath().getParent(), methods.isEmpty()))
                 .build();
         Launcher launcher = session.getLauncher();
         TestPlan plan = launcher.discover(request);
