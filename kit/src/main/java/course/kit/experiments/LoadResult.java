@@ -45,6 +45,16 @@ public record LoadResult(
     public java.time.Duration gcPaused(java.time.Duration span) {
         return course.kit.GcPauses.mostWithin(gcPauses, span);
     }
+    /** Requests that failed without an answer or with an error status (503s excluded): {@link Answers#failed()}. */
+    public long failed() {
+        return answers.failed();
+    }
+
+    /** Requests the server turned away with 503: {@link Answers#shed()}. */
+    public long shed() {
+        return answers.shed();
+    }
+
     /** {@code slots / throughput}, in ms: by Little's law, how long each of {@code slots} busy places held a request. */
     public double millisPerSlot(int slots) {
         return throughput <= 0 ? Double.POSITIVE_INFINITY : slots * 1_000.0 / throughput;
