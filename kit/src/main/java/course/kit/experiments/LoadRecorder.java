@@ -9,6 +9,7 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -127,6 +128,14 @@ public final class LoadRecorder {
         if (Thread.currentThread().isInterrupted()) return false;
         long now = System.nanoTime();
         return now < measureTo && issued.get() < maxRequests;
+    }
+
+    /**
+     * How long the measuring window still runs, in ms (0 once it has ended): a client that waits before its next
+     * request (a back-off after a 503) waits no longer than this, so that the run ends with its window.
+     */
+    public long millisLeft() {
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(measureTo - System.nanoTime()));
     }
 
     /**

@@ -94,6 +94,25 @@ class HttpServiceTest {
     }
 
     @Test
+    void aBackOffEndsWithTheWindow() {
+        var open = LoadRecorder.start(
+                "open", URI.create("http://127.0.0.1:1/"), 1, Duration.ofMinutes(1), Duration.ofMinutes(5), 1);
+        long left = open.millisLeft();
+        assertTrue(
+                left > Duration.ofMinutes(5).toMillis()
+                        && left <= Duration.ofMinutes(6).toMillis(),
+                "warm-up and window still ahead: " + left + " ms");
+        var ended = LoadRecorder.start(
+                "ended", URI.create("http://127.0.0.1:1/"), 1, Duration.ZERO, Duration.ofNanos(1), 1);
+        while (ended.more()) {
+            Thread.onSpinWait(); // one nanosecond
+        }
+        assertEquals(0, ended.millisLeft(), "the window has ended: a back-off waits no longer");
+        open.stop(new HandlerMeter());
+        ended.stop(new HandlerMeter());
+    }
+
+    @Test
     void outcomesAreSortedAndTheCountIsBounded() throws Exception {
         var rec = LoadRecorder.start(
                 "sorted", URI.create("http://127.0.0.1:1/"), 1, Duration.ZERO, Duration.ofMinutes(5), 7);
