@@ -1,5 +1,6 @@
 package course.kit.diagnostics;
 
+import course.base.diagnostics.PinnedEvents;
 import course.kit.Charts;
 import course.kit.Tables;
 import java.util.List;

@@ -1,11 +1,11 @@
 package course.kit.experiments;
 
+import course.base.diagnostics.Carriers;
+import course.base.diagnostics.PinnedEvents;
 import course.kit.PoolModel;
 import course.kit.Reproduction;
 import course.kit.Scale;
-import course.kit.diagnostics.Carriers;
 import course.kit.diagnostics.Fifo;
-import course.kit.diagnostics.PinnedEvents;
 import course.kit.diagnostics.SchedulerSampler;
 import java.io.IOException;
 import java.io.RandomAccessFile;
