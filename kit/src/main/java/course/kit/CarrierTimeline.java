@@ -256,7 +256,7 @@ public final class CarrierTimeline {
                 virtualThreads(),
                 sortedCarriers.size(),
                 sortedCarriers.size() == 1 ? "" : "s",
-                Prediction.human(elapsedMillis()));
+                Format.millis(elapsedMillis()));
         return new Lanes(
                 title,
                 sortedCarriers,
@@ -281,9 +281,9 @@ public final class CarrierTimeline {
                 count(),
                 virtualThreads(),
                 sortedCarriers.size(),
-                Prediction.human(elapsedMillis())));
+                Format.millis(elapsedMillis())));
         for (String c : sortedCarriers) {
-            b.append(String.format(Locale.ROOT, "\n  %s: busy %s", c, Prediction.human(busy(c).toNanos() / 1e6)));
+            b.append(String.format(Locale.ROOT, "\n  %s: busy %s", c, Format.millis(busy(c).toNanos() / 1e6)));
         }
         for (String n : notes()) b.append("\n  ⚑ ").append(n);
         return b.toString();

@@ -163,7 +163,7 @@ public final class Charts {
                 names.size(),
                 kind.isEmpty() ? "" : kind + " ",
                 names.size() == 1 ? "" : "s",
-                Prediction.human(run.elapsedMillis()));
+                Format.millis(run.elapsedMillis()));
         return new Lanes(
                 title,
                 names,

@@ -122,14 +122,14 @@ public final class Lanes {
             bars[lane[i]]++;
         }
         var out = new ArrayList<String>();
-        String wall = Prediction.human(spanNanos / 1e6);
+        String wall = Format.millis(spanNanos / 1e6);
         if (k <= 16) {
             for (int l = 0; l < k; l++) {
                 out.add(String.format(
                         Locale.ROOT,
                         "%s: busy %s of %s (%s), %,d %s",
                         lanes.get(l),
-                        Prediction.human(busy[l] / 1e6),
+                        Format.millis(busy[l] / 1e6),
                         wall,
                         percent(busy[l]),
                         bars[l],
@@ -144,7 +144,7 @@ public final class Lanes {
                 nMin = Math.min(nMin, bars[l]);
                 nMax = Math.max(nMax, bars[l]);
             }
-            String lo = Prediction.human(bMin / 1e6), hi = Prediction.human(bMax / 1e6);
+            String lo = Format.millis(bMin / 1e6), hi = Format.millis(bMax / 1e6);
             String pLo = percent(bMin), pHi = percent(bMax);
             out.add(String.format(
                     Locale.ROOT,

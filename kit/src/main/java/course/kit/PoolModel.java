@@ -134,7 +134,7 @@ public final class PoolModel {
                 "%d wave%s × %s, + up to %,.0f ms for %s",
                 waves,
                 waves == 1 ? "" : "s",
-                pretty(taskTime),
+                Format.duration(taskTime),
                 slack,
                 poolSize == 0
                         ? String.format(
@@ -145,15 +145,5 @@ public final class PoolModel {
                                 Math.min(poolSize, tasks),
                                 Math.min(poolSize, tasks) == 1 ? "" : "s"));
         return new Band(lo, lo + slack, "ms", why);
-    }
-
-    /** A duration as a person writes it: "1 s", "50 ms", "250 µs". */
-    public static String pretty(Duration d) {
-        long n = d.toNanos();
-        if (n % 1_000_000_000L == 0) return (n / 1_000_000_000L) + " s";
-        if (n % 1_000_000L == 0) return (n / 1_000_000L) + " ms";
-        if (n >= 1_000_000L) return String.format(java.util.Locale.ROOT, "%.1f ms", n / 1e6);
-        if (n % 1_000L == 0) return (n / 1_000L) + " µs";
-        return n + " ns";
     }
 }

@@ -1,6 +1,7 @@
 package course.kit.experiments;
 
 import course.kit.ChildJvm;
+import course.kit.Format;
 import course.kit.Limits;
 import course.kit.Measure;
 import course.kit.PoolModel;
@@ -322,7 +323,7 @@ public final class Cafe {
     }
 
     private static String label(int customers, Duration brew, String executor) {
-        return String.format("%,d × sleep %s, %s", customers, PoolModel.pretty(brew), executor);
+        return String.format("%,d × sleep %s, %s", customers, Format.duration(brew), executor);
     }
 
     private static void requireBrew(Duration brew) {

@@ -2,6 +2,7 @@ package course.kit.experiments;
 
 import course.kit.Band;
 import course.kit.Check;
+import course.kit.Format;
 import course.kit.PoolModel;
 import course.kit.Reproduction;
 import course.kit.Scale;
@@ -127,9 +128,9 @@ public final class HttpService {
                 String.format(
                         Locale.ROOT,
                         "t = %s, δ = %.1f ms per request, ± one wave in a %s window",
-                        PoolModel.pretty(t),
+                        Format.duration(t),
                         d,
-                        PoolModel.pretty(window)));
+                        Format.duration(window)));
     }
 
     /**
@@ -152,7 +153,7 @@ public final class HttpService {
                         slots,
                         lo,
                         hi,
-                        PoolModel.pretty(t),
+                        Format.duration(t),
                         d));
     }
 
@@ -181,8 +182,8 @@ public final class HttpService {
                 String.format(
                         Locale.ROOT,
                         "t + maxWait = %s + %s, δ = %.1f ms, %s+ %d ms",
-                        PoolModel.pretty(t),
-                        PoolModel.pretty(maxWait),
+                        Format.duration(t),
+                        Format.duration(maxWait),
                         d,
                         gc > 0 ? String.format(Locale.ROOT, "GC pauses %.0f ms, ", gc) : "",
                         PoolModel.SLACK_FIXED.toMillis()));
@@ -459,7 +460,7 @@ public final class HttpService {
                     "C = %,d closed-loop clients, t = %s, downstream limit %d; %,d answered, %,d failed; "
                             + "at most %,d requests in the handler",
                     top,
-                    PoolModel.pretty(t),
+                    Format.duration(t),
                     limit,
                     r.answers().answered(),
                     r.answers().failed(),

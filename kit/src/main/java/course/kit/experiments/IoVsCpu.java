@@ -1,6 +1,7 @@
 package course.kit.experiments;
 
 import course.kit.Band;
+import course.kit.Format;
 import course.kit.Measure;
 import course.kit.PoolModel;
 import course.kit.Recorder;
@@ -73,17 +74,17 @@ public final class IoVsCpu {
                             starvation: %d sleepers × sleep %s, while %d CPU tasks of %s run""",
                     cores,
                     cpuTasks,
-                    PoolModel.pretty(cpuTask),
+                    Format.duration(cpuTask),
                     ioTasks,
-                    PoolModel.pretty(ioWait),
+                    Format.duration(ioWait),
                     mixedTasks,
-                    PoolModel.pretty(mixedCompute),
-                    PoolModel.pretty(mixedWait),
+                    Format.duration(mixedCompute),
+                    Format.duration(mixedWait),
                     mixedPools,
                     sleepers,
-                    PoolModel.pretty(sleep),
+                    Format.duration(sleep),
                     cores,
-                    PoolModel.pretty(cpuHog));
+                    Format.duration(cpuHog));
         }
     }
 
@@ -208,7 +209,7 @@ public final class IoVsCpu {
                         "⌈N / min(P, cores)⌉·c = %,.0f ms ± %.0f %% for the calibration of c, + %s to start",
                         predicted,
                         CALIBRATION * 100,
-                        PoolModel.pretty(PoolModel.SLACK_FIXED)));
+                        Format.duration(PoolModel.SLACK_FIXED)));
     }
 
     /**

@@ -3,6 +3,7 @@ package course.kit.experiments;
 import course.kit.Band;
 import course.kit.Charts;
 import course.kit.Check;
+import course.kit.Format;
 import course.kit.PoolModel;
 import course.kit.Recorder;
 import course.kit.Reproduction;
@@ -108,7 +109,7 @@ public final class PoolMath {
                         Locale.ROOT,
                         "%d calls × %s one after another, + up to %,.0f ms for %,d virtual threads parking and waking %d times",
                         callsEach,
-                        PoolModel.pretty(latency),
+                        Format.duration(latency),
                         slack,
                         clients,
                         callsEach));
@@ -254,7 +255,7 @@ public final class PoolMath {
             });
         }
         XYChart c = Charts.lines(
-                String.format("%s (dashed) and measured (points), tasks of t = %s", modelName, PoolModel.pretty(t)),
+                String.format("%s (dashed) and measured (points), tasks of t = %s", modelName, Format.duration(t)),
                 "tasks N",
                 "elapsed (ms)",
                 series);
@@ -334,7 +335,7 @@ public final class PoolMath {
             });
         }
         XYChart c = Charts.lines(
-                String.format("Little's law in a closed loop: calls of W = %s", PoolModel.pretty(w)),
+                String.format("Little's law in a closed loop: calls of W = %s", Format.duration(w)),
                 "clients L (calls in flight)",
                 "throughput λ (calls/s)",
                 series);
@@ -426,7 +427,7 @@ public final class PoolMath {
         double max = calls.stream().mapToLong(Duration::toNanos).max().orElse(0) / 1e6;
         return Tables.of(
                         "Article 002: calls of "
-                                + calls.stream().map(PoolModel::pretty).toList(),
+                                + calls.stream().map(Format::duration).toList(),
                         "run",
                         "threads used",
                         "predicted (ms)",
