@@ -98,7 +98,7 @@ public final class Prediction {
 
     private static Prediction shown(Prediction p) {
         Notebook.showOnce(p);
-        ClassView.guess(p);
+        if (p.given()) ClassView.guess(p.question(), p.guess(), p.unit());
         return p;
     }
 
@@ -139,7 +139,7 @@ public final class Prediction {
         Objects.requireNonNull(model, "model");
         Outcome o = judge(model, measured);
         Notebook.showOnce(o);
-        ClassView.outcome(o);
+        ClassView.outcome(o.json());
         return o;
     }
 

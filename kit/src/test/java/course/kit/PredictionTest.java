@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.Prediction.Model;
 import course.kit.Prediction.Verdict;
+import course.kit.models.PoolModel;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

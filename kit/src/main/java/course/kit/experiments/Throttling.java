@@ -1,16 +1,16 @@
 package course.kit.experiments;
 
 import course.kit.Band;
-import course.kit.Charts;
 import course.kit.Check;
 import course.kit.Format;
 import course.kit.ForwardingExecutor;
-import course.kit.PoolModel;
 import course.kit.Recorder;
 import course.kit.Reproduction;
 import course.kit.RunResult;
 import course.kit.Scale;
-import course.kit.Tables;
+import course.kit.charts.Charts;
+import course.kit.charts.Tables;
+import course.kit.models.PoolModel;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.PrintStream;

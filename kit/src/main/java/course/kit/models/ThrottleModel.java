@@ -1,7 +1,6 @@
 package course.kit.models;
 
 import course.kit.Format;
-import course.kit.PoolModel;
 import course.kit.Prediction;
 import java.time.Duration;
 

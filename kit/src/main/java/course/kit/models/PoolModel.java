@@ -1,5 +1,8 @@
-package course.kit;
+package course.kit.models;
 
+import course.kit.Band;
+import course.kit.Calibration;
+import course.kit.Format;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -145,5 +148,13 @@ public final class PoolModel {
                                 Math.min(poolSize, tasks),
                                 Math.min(poolSize, tasks) == 1 ? "" : "s"));
         return new Band(lo, lo + slack, "ms", why);
+    }
+
+    /** Little's law: L tasks in flight, each taking W, complete at λ = L / W tasks per second. */
+    public static double littleThroughput(int concurrency, Duration latency) {
+        if (concurrency < 0) throw new IllegalArgumentException("concurrency cannot be negative: " + concurrency);
+        if (Objects.requireNonNull(latency, "latency").isNegative() || latency.isZero())
+            throw new IllegalArgumentException("latency must be positive, not " + latency);
+        return concurrency / (latency.toNanos() / 1e9);
     }
 }
