@@ -19,7 +19,7 @@ final class Classpaths {
             "org.opentest4j.AssertionFailedError",
             "org.apiguardian.api.API",
             "net.jqwik.api.Property",
-            "course.kit.Probe");
+            "course.base.probe.Probe");
     /** What a forked test JVM needs on top: the engine, the launcher and the grader's worker. */
     private static final List<String> RUNTIME = List.of(
             "org.junit.jupiter.engine.JupiterTestEngine",

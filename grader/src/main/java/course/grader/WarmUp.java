@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.base.Failure;
 import course.base.TestOrder;
-import course.kit.Probe;
+import course.base.probe.Probe;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;

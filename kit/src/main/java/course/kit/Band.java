@@ -35,9 +35,9 @@ public record Band(double lo, double hi, String unit, String why) {
         return String.format(
                 Locale.ROOT,
                 "measured %s, predicted %s … %s%s",
-                Check.fmt(measured, unit),
-                Check.fmt(lo, unit),
-                Check.fmt(hi, unit),
+                Format.number(measured, unit),
+                Format.number(lo, unit),
+                Format.number(hi, unit),
                 why.isBlank() ? "" : " (" + why + ")");
     }
 }

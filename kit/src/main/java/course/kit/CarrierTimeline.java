@@ -91,7 +91,7 @@ public final class CarrierTimeline {
     }
 
     /** Names in natural order: {@code worker-2} before {@code worker-10}. */
-    static final Comparator<String> NATURAL = (a, b) -> {
+    public static final Comparator<String> NATURAL = (a, b) -> {
         int i = 0, j = 0;
         while (i < a.length() && j < b.length()) {
             char x = a.charAt(i), y = b.charAt(j);
@@ -235,7 +235,7 @@ public final class CarrierTimeline {
                     Locale.ROOT,
                     "%,d stretches on carriers beyond the first %,d are drawn on the last lane",
                     overflowCarriers,
-                    CarrierTrace.MAX_CARRIERS));
+                    carrierNames.length));
         }
         return out;
     }
@@ -243,32 +243,6 @@ public final class CarrierTimeline {
     private Stretch stretch(int i) {
         int t = threads[i];
         return new Stretch(t, t < threadIds.length ? threadIds[t] : -1, carrierNames[carrierOf[i]], starts[i], ends[i]);
-    }
-
-    /** The picture's model: lanes = carriers, bars = stretches coloured by virtual thread. */
-    Lanes lanes() {
-        int[] lane = new int[count()];
-        for (int i = 0; i < count(); i++) lane[i] = sortedCarriers.indexOf(carrierNames[carrierOf[i]]);
-        String title = String.format(
-                Locale.ROOT,
-                "Carriers of %s — %,d virtual threads on %,d carrier%s, %s",
-                name,
-                virtualThreads(),
-                sortedCarriers.size(),
-                sortedCarriers.size() == 1 ? "" : "s",
-                Prediction.human(elapsedMillis()));
-        return new Lanes(
-                title,
-                sortedCarriers,
-                lane,
-                threads.clone(),
-                starts,
-                ends,
-                wallNanos,
-                "stretches",
-                "each bar one mount, coloured by its virtual thread",
-                !exact,
-                notes());
     }
 
     /** A summary: stretches, threads, carriers and each carrier's busy time. */
@@ -281,9 +255,9 @@ public final class CarrierTimeline {
                 count(),
                 virtualThreads(),
                 sortedCarriers.size(),
-                Prediction.human(elapsedMillis())));
+                Format.millis(elapsedMillis())));
         for (String c : sortedCarriers) {
-            b.append(String.format(Locale.ROOT, "\n  %s: busy %s", c, Prediction.human(busy(c).toNanos() / 1e6)));
+            b.append(String.format(Locale.ROOT, "\n  %s: busy %s", c, Format.millis(busy(c).toNanos() / 1e6)));
         }
         for (String n : notes()) b.append("\n  ⚑ ").append(n);
         return b.toString();

@@ -154,7 +154,7 @@ public final class Check {
 
     private static String joinFigures(java.util.List<Double> figures, String unit) {
         return figures.stream()
-                .map(f -> fmt(f, unit))
+                .map(f -> Format.number(f, unit))
                 .reduce((a, b) -> a + ", " + b)
                 .orElse("");
     }
@@ -171,11 +171,11 @@ public final class Check {
                 String.format(
                         Locale.ROOT,
                         "measured %s, predicted %s ± %.1f%% (%s … %s)",
-                        fmt(measured, unit),
-                        fmt(predicted, unit),
+                        Format.number(measured, unit),
+                        Format.number(predicted, unit),
                         relTolerance * 100,
-                        fmt(predicted - slack, unit),
-                        fmt(predicted + slack, unit)));
+                        Format.number(predicted - slack, unit),
+                        Format.number(predicted + slack, unit)));
     }
 
     /** Passes when {@code lo ≤ measured ≤ hi}; {@code why} says where the bounds come from. */
@@ -187,9 +187,9 @@ public final class Check {
                 String.format(
                         Locale.ROOT,
                         "measured %s, predicted %s … %s%s",
-                        fmt(measured, unit),
-                        fmt(lo, unit),
-                        fmt(hi, unit),
+                        Format.number(measured, unit),
+                        Format.number(lo, unit),
+                        Format.number(hi, unit),
                         why == null || why.isBlank() ? "" : " (" + why + ")"));
     }
 
@@ -198,7 +198,11 @@ public final class Check {
         report(
                 what,
                 measured <= limit,
-                String.format(Locale.ROOT, "measured %s, predicted at most %s", fmt(measured, unit), fmt(limit, unit)));
+                String.format(
+                        Locale.ROOT,
+                        "measured %s, predicted at most %s",
+                        Format.number(measured, unit),
+                        Format.number(limit, unit)));
     }
 
     /** Passes when {@code measured ≥ limit}. */
@@ -207,7 +211,10 @@ public final class Check {
                 what,
                 measured >= limit,
                 String.format(
-                        Locale.ROOT, "measured %s, predicted at least %s", fmt(measured, unit), fmt(limit, unit)));
+                        Locale.ROOT,
+                        "measured %s, predicted at least %s",
+                        Format.number(measured, unit),
+                        Format.number(limit, unit)));
     }
 
     /** Passes when {@code measured == predicted} exactly (counts, not times). */
@@ -227,16 +234,5 @@ public final class Check {
         String line = (ok ? PASS : FAIL) + " " + what + ": " + detail;
         System.out.println(line);
         if (!ok) throw new Failed(line);
-    }
-
-    static String fmt(double v, String unit) {
-        String u = unit == null || unit.isBlank() ? "" : " " + unit;
-        double a = Math.abs(v);
-        String num = a == Math.rint(a) && a < 1e15
-                ? String.format(Locale.ROOT, "%,.0f", v)
-                : a >= 100
-                        ? String.format(Locale.ROOT, "%,.1f", v)
-                        : a >= 1 ? String.format(Locale.ROOT, "%.2f", v) : String.format(Locale.ROOT, "%.3f", v);
-        return num + u;
     }
 }

@@ -164,27 +164,26 @@ public final class ClassView {
 
     // ------------------------------------------------------------------------------------------------ the events
 
-    /** Sends {@code p}'s guess if it is given: {@code question, guess, unit} (a duration in ms). */
-    static void guess(Prediction p) {
-        if (!p.given()) return;
+    /** Sends a given guess: {@code question, guess, unit} (a duration in ms); {@link Prediction#of} calls it. */
+    static void guess(String question, double guess, String unit) {
         var e = event("guess");
-        e.put("question", p.question());
-        e.put("guess", p.guess());
-        e.put("unit", p.unit());
+        e.put("question", question);
+        e.put("guess", guess);
+        e.put("unit", unit);
         deliver(e);
     }
 
     /** Sends an outcome, given or not: {@link Prediction.Outcome#json()}. */
-    static void outcome(Prediction.Outcome o) {
+    static void outcome(Map<String, Object> outcome) {
         var e = event("outcome");
-        e.putAll(o.json());
+        e.putAll(outcome);
         deliver(e);
     }
 
     /** Sends a self-check mark: {@link SelfCheck.Result#json()}, which holds neither the answer nor the expected one. */
-    static void selfCheck(SelfCheck.Result r) {
+    static void selfCheck(Map<String, Object> mark) {
         var e = event("selfcheck");
-        e.putAll(r.json());
+        e.putAll(mark);
         deliver(e);
     }
 

@@ -98,7 +98,7 @@ public final class Prediction {
 
     private static Prediction shown(Prediction p) {
         Notebook.showOnce(p);
-        ClassView.guess(p);
+        if (p.given()) ClassView.guess(p.question(), p.guess(), p.unit());
         return p;
     }
 
@@ -139,7 +139,7 @@ public final class Prediction {
         Objects.requireNonNull(model, "model");
         Outcome o = judge(model, measured);
         Notebook.showOnce(o);
-        ClassView.outcome(o);
+        ClassView.outcome(o.json());
         return o;
     }
 
@@ -232,27 +232,7 @@ public final class Prediction {
             Map.of("ns", 1e-9, "µs", 1e-6, "us", 1e-6, "ms", 1e-3, "s", 1.0, "min", 60.0);
 
     private String show(double v) {
-        return duration ? human(v) : Check.fmt(v, unit);
-    }
-
-    /** Milliseconds as a person writes them: "50 s", "1.19 s", "250 ms", "450 µs". */
-    static String human(double ms) {
-        double a = Math.abs(ms);
-        if (!Double.isFinite(ms)) return "–";
-        if (a >= 1000) return sig(ms / 1000) + " s";
-        if (a >= 1 || a == 0) return sig(ms) + " ms";
-        if (a >= 1e-3) return sig(ms * 1000) + " µs";
-        return sig(ms * 1e6) + " ns";
-    }
-
-    /** Three significant digits, no trailing zeros, thousands separated. */
-    private static String sig(double v) {
-        double a = Math.abs(v);
-        String s = a >= 100
-                ? String.format(Locale.ROOT, "%,.0f", v)
-                : a >= 10 ? String.format(Locale.ROOT, "%.1f", v) : String.format(Locale.ROOT, "%.2f", v);
-        if (s.contains(".")) s = s.replaceAll("0+$", "").replaceAll("\\.$", "");
-        return s;
+        return duration ? Format.millis(v) : Format.number(v, unit);
     }
 
     /** One line: the guess, or that there is none yet. */
@@ -382,7 +362,7 @@ public final class Prediction {
 
         private String show(double v) {
             if (Double.isNaN(v)) return "–";
-            return duration ? human(v) : Check.fmt(v, unit);
+            return duration ? Format.millis(v) : Format.number(v, unit);
         }
 
         /** Three lines: the question, the three figures, the feedback. */

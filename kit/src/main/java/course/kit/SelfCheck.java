@@ -101,7 +101,7 @@ public final class SelfCheck {
         // output) under the line already shown
         Result r = check(id, answer);
         Notebook.display(r);
-        ClassView.selfCheck(r);
+        ClassView.selfCheck(r.json());
     }
 
     /** The result of {@link #answer}, without showing it. */

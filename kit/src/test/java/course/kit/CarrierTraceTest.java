@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.kit.charts.Charts;
+import course.kit.charts.Lanes;
+import course.kit.charts.LanesGeometry;
 import java.awt.image.BufferedImage;
 import java.time.Duration;
 import java.util.List;
@@ -36,7 +39,7 @@ class CarrierTraceTest {
     }
 
     private static int colourOf(int thread) {
-        return Lanes.PALETTE[thread % Lanes.PALETTE.length].getRGB() & 0xffffff;
+        return LanesGeometry.colour(thread);
     }
 
     @Test
@@ -80,14 +83,17 @@ class CarrierTraceTest {
         BufferedImage img = lanes.image();
         for (var s : tl.stretches()) {
             int lane = lanes.lanes().indexOf(s.carrier());
-            int y = lanes.laneTop(lane) + lanes.barHeight() / 2;
-            assertEquals(colourOf(0), rgb(img, lanes.x(s.startNanos()), y), "bar of " + s + " in lane " + lane);
+            int y = LanesGeometry.laneMiddle(lanes, lane);
+            assertEquals(
+                    colourOf(0),
+                    rgb(img, LanesGeometry.x(lanes, s.startNanos()), y),
+                    "bar of " + s + " in lane " + lane);
         }
         // between the two stretches both lanes are empty: the thread was asleep, on no carrier
         long asleep = (tl.of(0).get(0).endNanos() + tl.of(0).get(1).startNanos()) / 2;
         for (int lane = 0; lane < 2; lane++) {
-            int y = lanes.laneTop(lane) + lanes.barHeight() / 2;
-            assertNotEquals(colourOf(0), rgb(img, lanes.x(asleep), y), "lane " + lane + " while asleep");
+            int y = LanesGeometry.laneMiddle(lanes, lane);
+            assertNotEquals(colourOf(0), rgb(img, LanesGeometry.x(lanes, asleep), y), "lane " + lane + " while asleep");
         }
         assertTrue(lanes.toString().contains("carrier-A: busy"), lanes.toString());
     }
@@ -215,7 +221,9 @@ class CarrierTraceTest {
         var lanes = Charts.carriers(tl);
         var s = tl.stretches().get(0);
         int lane = lanes.lanes().indexOf(s.carrier());
-        assertEquals(colourOf(s.thread()), rgb(lanes.image(), lanes.x(s.startNanos()), lanes.laneTop(lane) + 2));
+        assertEquals(
+                colourOf(s.thread()),
+                rgb(lanes.image(), LanesGeometry.x(lanes, s.startNanos()), LanesGeometry.laneTop(lanes, lane) + 2));
         assertTrue(lanes.toString().contains("⚑ not exact"), lanes.toString());
     }
 
@@ -265,12 +273,13 @@ class CarrierTraceTest {
         assertEquals(Duration.ofMillis(2), tl.busy(w2));
         Lanes lanes = Charts.carriers(tl);
         BufferedImage img = lanes.image();
-        int y0 = lanes.laneTop(0) + lanes.barHeight() / 2, y1 = lanes.laneTop(1) + lanes.barHeight() / 2;
-        assertEquals(colourOf(0), rgb(img, lanes.x(ms / 2), y0), "thread 0 on worker-2");
-        assertEquals(colourOf(1), rgb(img, lanes.x(5 * ms / 2), y0), "thread 1 on worker-2");
-        assertEquals(colourOf(0), rgb(img, lanes.x(5 * ms), y1), "2 µs on worker-10 is still a pixel wide");
-        assertNotEquals(colourOf(0), rgb(img, lanes.x(8 * ms), y0));
-        assertNotEquals(colourOf(0), rgb(img, lanes.x(8 * ms), y1));
+        int y0 = LanesGeometry.laneMiddle(lanes, 0), y1 = LanesGeometry.laneMiddle(lanes, 1);
+        assertEquals(colourOf(0), rgb(img, LanesGeometry.x(lanes, ms / 2), y0), "thread 0 on worker-2");
+        assertEquals(colourOf(1), rgb(img, LanesGeometry.x(lanes, 5 * ms / 2), y0), "thread 1 on worker-2");
+        assertEquals(
+                colourOf(0), rgb(img, LanesGeometry.x(lanes, 5 * ms), y1), "2 µs on worker-10 is still a pixel wide");
+        assertNotEquals(colourOf(0), rgb(img, LanesGeometry.x(lanes, 8 * ms), y0));
+        assertNotEquals(colourOf(0), rgb(img, LanesGeometry.x(lanes, 8 * ms), y1));
         assertEquals(
                 List.of(
                         w2 + ": busy 2 ms of 10 ms (20%), 2 stretches",
@@ -288,8 +297,8 @@ class CarrierTraceTest {
                 List.of("#1: busy 30 ms of 30 ms (100%), 3 tasks", "#2: busy 30 ms of 30 ms (100%), 3 tasks"),
                 lanes.legend());
         BufferedImage img = lanes.image();
-        int y = lanes.laneTop(1) + lanes.barHeight() / 2;
-        assertEquals(colourOf(3), rgb(img, lanes.x(15_000_000), y), "task 3 ran second on thread #2");
+        int y = LanesGeometry.laneMiddle(lanes, 1);
+        assertEquals(colourOf(3), rgb(img, LanesGeometry.x(lanes, 15_000_000), y), "task 3 ran second on thread #2");
     }
 
     @Test

@@ -129,11 +129,11 @@ class CheckTest {
 
     @Test
     void numbersAreFormattedByMagnitude() {
-        assertEquals("1,000 ms", Check.fmt(1000, "ms"));
-        assertEquals("123.5 ms", Check.fmt(123.45, "ms"));
-        assertEquals("2.50", Check.fmt(2.5, ""));
-        assertEquals("0.123 s", Check.fmt(0.1234, "s"));
-        assertEquals("-3.25", Check.fmt(-3.25, null));
-        assertEquals("0", Check.fmt(0, " "));
+        assertEquals("1,000 ms", Format.number(1000, "ms"));
+        assertEquals("123.5 ms", Format.number(123.45, "ms"));
+        assertEquals("2.50", Format.number(2.5, ""));
+        assertEquals("0.123 s", Format.number(0.1234, "s"));
+        assertEquals("-3.25", Format.number(-3.25, null));
+        assertEquals("0", Format.number(0, " "));
     }
 }

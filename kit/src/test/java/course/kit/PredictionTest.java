@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.Prediction.Model;
 import course.kit.Prediction.Verdict;
+import course.kit.models.PoolModel;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -210,12 +211,12 @@ class PredictionTest {
 
     @Test
     void durationsReadAsPeopleWriteThem() {
-        assertEquals("50 s", Prediction.human(50_000));
-        assertEquals("1.19 s", Prediction.human(1_188));
-        assertEquals("250 ms", Prediction.human(250));
-        assertEquals("12.5 ms", Prediction.human(12.5));
-        assertEquals("450 µs", Prediction.human(0.45));
-        assertEquals("80 ns", Prediction.human(0.00008));
-        assertEquals("1,250 s", Prediction.human(1_250_000));
+        assertEquals("50 s", Format.millis(50_000));
+        assertEquals("1.19 s", Format.millis(1_188));
+        assertEquals("250 ms", Format.millis(250));
+        assertEquals("12.5 ms", Format.millis(12.5));
+        assertEquals("450 µs", Format.millis(0.45));
+        assertEquals("80 ns", Format.millis(0.00008));
+        assertEquals("1,250 s", Format.millis(1_250_000));
     }
 }

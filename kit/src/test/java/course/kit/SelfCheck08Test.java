@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import course.kit.SelfCheck.Choice;
 import course.kit.experiments.HttpService;
+import course.kit.models.HttpModel;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class SelfCheck08Test {
 
     @Test
     void thePoolsThroughputIsItsThreadsOverT() {
-        double model = HttpService.throughput(600, 200, T); // 600 clients, 200 threads, L = 1,000 never reached
+        double model = HttpModel.throughput(600, 200, T); // 600 clients, 200 threads, L = 1,000 never reached
         right("08.1", model);
         wrong("08.1", 600 * 1_000.0 / T.toMillis(), "2 · The pool of 200"); // C / t: the pool forgotten
         wrong("08.1", 1_000 * 1_000.0 / T.toMillis(), "2 · The pool of 200"); // L / t: the wrong limit
@@ -35,7 +36,7 @@ class SelfCheck08Test {
 
     @Test
     void onVirtualThreadsTheLatencyIsSetByTheDownstreamsLimit() {
-        right("08.2", Duration.ofNanos((long) (HttpService.latencyMillis(3_000, 1_000, T) * 1e6)));
+        right("08.2", Duration.ofNanos((long) (HttpModel.latencyMillis(3_000, 1_000, T) * 1e6)));
         wrong("08.2", T, "3 · Virtual threads"); // t: no queue at all
         wrong("08.2", Duration.ofMillis(3_750), "3 · Virtual threads"); // C · t / 200: the pool's limit
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.kit.charts.Tables;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

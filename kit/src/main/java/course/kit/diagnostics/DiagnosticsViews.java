@@ -1,7 +1,8 @@
 package course.kit.diagnostics;
 
-import course.kit.Charts;
-import course.kit.Tables;
+import course.base.diagnostics.PinnedEvents;
+import course.kit.charts.Charts;
+import course.kit.charts.Tables;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.XYChart;

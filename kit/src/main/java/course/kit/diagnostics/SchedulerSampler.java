@@ -1,5 +1,6 @@
 package course.kit.diagnostics;
 
+import course.base.diagnostics.Carriers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,14 +1,15 @@
 package course.kit.experiments;
 
 import course.kit.ChildJvm;
+import course.kit.Format;
 import course.kit.Limits;
 import course.kit.Measure;
-import course.kit.PoolModel;
 import course.kit.Progress;
 import course.kit.Recorder;
 import course.kit.Reproduction;
 import course.kit.RunResult;
 import course.kit.Scale;
+import course.kit.models.PoolModel;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -322,7 +323,7 @@ public final class Cafe {
     }
 
     private static String label(int customers, Duration brew, String executor) {
-        return String.format("%,d × sleep %s, %s", customers, PoolModel.pretty(brew), executor);
+        return String.format("%,d × sleep %s, %s", customers, Format.duration(brew), executor);
     }
 
     private static void requireBrew(Duration brew) {

@@ -1,10 +1,10 @@
 package course.kit.experiments;
 
 import course.kit.Band;
-import course.kit.Charts;
-import course.kit.PoolModel;
 import course.kit.RunResult;
-import course.kit.Tables;
+import course.kit.charts.Charts;
+import course.kit.charts.Tables;
+import course.kit.models.PoolModel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

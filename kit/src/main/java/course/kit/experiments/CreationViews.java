@@ -1,9 +1,9 @@
 package course.kit.experiments;
 
-import course.kit.Charts;
 import course.kit.Reproduction;
 import course.kit.RunResult;
-import course.kit.Tables;
+import course.kit.charts.Charts;
+import course.kit.charts.Tables;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package course.kit.experiments;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -77,7 +78,7 @@ public final class HandlerMeter {
             in = new long[timed];
             for (int i = 0; i < timed; i++) if (enters[i] >= from && enters[i] < to) in[n++] = durations[i];
         }
-        return LoadRecorder.percentile(in, n, q);
+        return percentile(in, n, q);
     }
 
     /** Requests inside the handler now. */
@@ -99,5 +100,14 @@ public final class HandlerMeter {
     public String threadKind() {
         long v = onVirtual.sum(), p = onPlatform.sum();
         return v + p == 0 ? "none" : p == 0 ? "virtual" : v == 0 ? "platform" : "mixed";
+    }
+
+    /** The {@code q} quantile (nearest rank) of the first {@code n} values, in ms; NaN when n is 0. */
+    static double percentile(long[] nanos, int n, double q) {
+        if (n == 0) return Double.NaN;
+        long[] v = Arrays.copyOf(nanos, n);
+        Arrays.sort(v);
+        int rank = (int) Math.ceil(q * n);
+        return v[Math.max(0, Math.min(n - 1, rank - 1))] / 1e6;
     }
 }

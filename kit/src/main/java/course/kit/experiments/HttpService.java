@@ -2,9 +2,11 @@ package course.kit.experiments;
 
 import course.kit.Band;
 import course.kit.Check;
-import course.kit.PoolModel;
+import course.kit.Format;
 import course.kit.Reproduction;
 import course.kit.Scale;
+import course.kit.models.HttpModel;
+import course.kit.models.PoolModel;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -96,18 +98,6 @@ public final class HttpService {
 
     // ------------------------------------------------------------------------------------------------ the model
 
-    /** Requests per second, by Little's law: {@code min(C, slots) / t}. */
-    public static double throughput(int clients, int slots, Duration t) {
-        requirePositive(clients, slots, t);
-        return Math.min(clients, slots) * 1e9 / t.toNanos();
-    }
-
-    /** Latency in ms of a closed loop of {@code clients}: {@code C / λ = max(t, C·t/slots)}. */
-    public static double latencyMillis(int clients, int slots, Duration t) {
-        requirePositive(clients, slots, t);
-        return Math.max(1.0, (double) clients / slots) * t.toNanos() / 1e6;
-    }
-
     /**
      * What each request costs beyond {@code t} on this machine now: the baseline run's median latency above
      * {@code t} (the HTTP round trip on loopback and the hand-offs), plus the course's per-wave allowance.
@@ -133,9 +123,9 @@ public final class HttpService {
                 String.format(
                         Locale.ROOT,
                         "t = %s, δ = %.1f ms per request, ± one wave in a %s window",
-                        PoolModel.pretty(t),
+                        Format.duration(t),
                         d,
-                        PoolModel.pretty(window)));
+                        Format.duration(window)));
     }
 
     /**
@@ -144,7 +134,7 @@ public final class HttpService {
      * one more for a request that arrives just after a wave has started.
      */
     public static Band queueBand(int clients, int slots, Duration t, Duration overhead) {
-        requirePositive(clients, slots, t);
+        HttpModel.requireLoop(clients, slots, t);
         int lo = Math.max(1, clients / slots), hi = Math.max(1, (clients + slots - 1) / slots) + 1;
         double tm = t.toNanos() / 1e6, d = overhead.toNanos() / 1e6;
         return new Band(
@@ -158,7 +148,7 @@ public final class HttpService {
                         slots,
                         lo,
                         hi,
-                        PoolModel.pretty(t),
+                        Format.duration(t),
                         d));
     }
 
@@ -187,8 +177,8 @@ public final class HttpService {
                 String.format(
                         Locale.ROOT,
                         "t + maxWait = %s + %s, δ = %.1f ms, %s+ %d ms",
-                        PoolModel.pretty(t),
-                        PoolModel.pretty(maxWait),
+                        Format.duration(t),
+                        Format.duration(maxWait),
                         d,
                         gc > 0 ? String.format(Locale.ROOT, "GC pauses %.0f ms, ", gc) : "",
                         PoolModel.SLACK_FIXED.toMillis()));
@@ -223,13 +213,6 @@ public final class HttpService {
                 n += c.getAcceptors() + c.getSelectorManager().getSelectorCount();
         }
         return n;
-    }
-
-    private static void requirePositive(int clients, int slots, Duration t) {
-        if (clients < 1 || slots < 1)
-            throw new IllegalArgumentException("clients and slots must be positive: " + clients + ", " + slots);
-        if (Objects.requireNonNull(t, "t").isNegative() || t.isZero())
-            throw new IllegalArgumentException("t must be positive: " + t);
     }
 
     // ------------------------------------------------------------------------------------------------ leftovers
@@ -465,7 +448,7 @@ public final class HttpService {
                     "C = %,d closed-loop clients, t = %s, downstream limit %d; %,d answered, %,d failed; "
                             + "at most %,d requests in the handler",
                     top,
-                    PoolModel.pretty(t),
+                    Format.duration(t),
                     limit,
                     r.answers().answered(),
                     r.answers().failed(),
@@ -474,7 +457,7 @@ public final class HttpService {
                     "HTTP server on " + s.name() + ": throughput = " + s.slots() + " / t",
                     "004",
                     "(not measured: articles 000, 004 argue it)",
-                    throughput(top, s.slots(), t),
+                    HttpModel.throughput(top, s.slots(), t),
                     r.throughput(),
                     "requests/s",
                     note));
@@ -482,7 +465,7 @@ public final class HttpService {
                     "HTTP server on " + s.name() + ": p99 ≈ R = C·t / " + s.slots(),
                     "004",
                     "(not measured)",
-                    latencyMillis(top, s.slots(), t),
+                    HttpModel.latencyMillis(top, s.slots(), t),
                     r.p99Millis(),
                     "ms",
                     note));

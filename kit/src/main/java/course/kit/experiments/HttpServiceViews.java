@@ -1,7 +1,8 @@
 package course.kit.experiments;
 
-import course.kit.Charts;
-import course.kit.Tables;
+import course.kit.charts.Charts;
+import course.kit.charts.Tables;
+import course.kit.models.HttpModel;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class HttpServiceViews {
                 runs,
                 LoadResult::throughput,
                 predicted,
-                (c, slots) -> HttpService.throughput(c, slots, t));
+                (c, slots) -> HttpModel.throughput(c, slots, t));
     }
 
     /** p99 latency (ms) against C, as {@link #throughput}; predictions are {@code max(t, C·t/slots)}. */
@@ -43,7 +44,7 @@ public final class HttpServiceViews {
                 runs,
                 LoadResult::p99Millis,
                 predicted,
-                (c, slots) -> HttpService.latencyMillis(c, slots, t));
+                (c, slots) -> HttpModel.latencyMillis(c, slots, t));
     }
 
     private interface Model {

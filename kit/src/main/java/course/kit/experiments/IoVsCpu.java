@@ -1,13 +1,15 @@
 package course.kit.experiments;
 
 import course.kit.Band;
+import course.kit.Format;
 import course.kit.Measure;
-import course.kit.PoolModel;
 import course.kit.Recorder;
 import course.kit.Reproduction;
 import course.kit.RunResult;
 import course.kit.Scale;
 import course.kit.Tasks;
+import course.kit.models.IoCpuModel;
+import course.kit.models.PoolModel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,17 +75,17 @@ public final class IoVsCpu {
                             starvation: %d sleepers × sleep %s, while %d CPU tasks of %s run""",
                     cores,
                     cpuTasks,
-                    PoolModel.pretty(cpuTask),
+                    Format.duration(cpuTask),
                     ioTasks,
-                    PoolModel.pretty(ioWait),
+                    Format.duration(ioWait),
                     mixedTasks,
-                    PoolModel.pretty(mixedCompute),
-                    PoolModel.pretty(mixedWait),
+                    Format.duration(mixedCompute),
+                    Format.duration(mixedWait),
                     mixedPools,
                     sleepers,
-                    PoolModel.pretty(sleep),
+                    Format.duration(sleep),
                     cores,
-                    PoolModel.pretty(cpuHog));
+                    Format.duration(cpuHog));
         }
     }
 
@@ -143,22 +145,6 @@ public final class IoVsCpu {
     // Predictions
     // ---------------------------------------------------------------------------------------------------
 
-    /** The predicted elapsed time of {@code count} tasks of {@code each} on {@code threads} threads: ⌈N/P⌉·t. */
-    public static double wavesMillis(int count, int threads, Duration each) {
-        return PoolModel.batchTime(count, threads, each).toNanos() / 1e6;
-    }
-
-    /**
-     * The predicted elapsed time of {@code count} CPU-bound tasks of {@code cpu} each, on {@code threads}
-     * threads of a machine with {@code cores} cores: at most {@code min(threads, cores)} tasks make progress
-     * at once, so ⌈N / min(P, cores)⌉·c (N·c/cores when N is a multiple of the cores).
-     */
-    public static double cpuBoundMillis(int count, int threads, int cores, Duration cpu) {
-        if (cores < 1) throw new IllegalArgumentException("cores must be at least 1: " + cores);
-        if (threads < 1) throw new IllegalArgumentException("threads must be at least 1: " + threads);
-        return wavesMillis(count, Math.min(threads, cores), cpu);
-    }
-
     /**
      * The predicted elapsed time of {@code count} mixed tasks (compute {@code c}, then wait {@code w}) on
      * {@code threads} threads of a {@code cores}-core machine, the larger of two floors:
@@ -171,7 +157,7 @@ public final class IoVsCpu {
     public static double mixedFloorMillis(int count, int threads, int cores, Duration c, Duration w) {
         if (cores < 1) throw new IllegalArgumentException("cores must be at least 1: " + cores);
         double cMs = c.toNanos() / 1e6, wMs = w.toNanos() / 1e6;
-        return Math.max(wavesMillis(count, threads, c.plus(w)), count * cMs / cores + wMs);
+        return Math.max(IoCpuModel.wavesMillis(count, threads, c.plus(w)), count * cMs / cores + wMs);
     }
 
     /**
@@ -198,7 +184,7 @@ public final class IoVsCpu {
      * {@value #CALIBRATION} and {@link PoolModel#SLACK_FIXED} for starting the executor and its threads.
      */
     public static Band cpuBand(int count, int threads, int cores, Duration cpu) {
-        double predicted = cpuBoundMillis(count, threads, cores, cpu);
+        double predicted = IoCpuModel.cpuBoundMillis(count, threads, cores, cpu);
         return new Band(
                 predicted * (1 - CALIBRATION),
                 predicted * (1 + CALIBRATION) + PoolModel.SLACK_FIXED.toNanos() / 1e6,
@@ -208,7 +194,7 @@ public final class IoVsCpu {
                         "⌈N / min(P, cores)⌉·c = %,.0f ms ± %.0f %% for the calibration of c, + %s to start",
                         predicted,
                         CALIBRATION * 100,
-                        PoolModel.pretty(PoolModel.SLACK_FIXED)));
+                        Format.duration(PoolModel.SLACK_FIXED)));
     }
 
     /**
@@ -285,7 +271,7 @@ public final class IoVsCpu {
         long rounds = Tasks.calibrate(p.cpuTask());
         List<Measured> cpu = threeExecutors(p.cores(), p.cpuTasks(), () -> Tasks.burn(rounds));
         List<Measured> io = threeExecutors(p.cores(), p.ioTasks(), () -> Thread.sleep(p.ioWait()));
-        double cpuPredicted = cpuBoundMillis(p.cpuTasks(), p.cores(), p.cores(), p.cpuTask());
+        double cpuPredicted = IoCpuModel.cpuBoundMillis(p.cpuTasks(), p.cores(), p.cores(), p.cpuTask());
         var rows = new ArrayList<Reproduction>();
         rows.add(new Reproduction(
                 String.format(
@@ -323,10 +309,10 @@ public final class IoVsCpu {
                         "one thread measured %,.0f ms (predicted N·w = %,.0f); pool of %d %,.0f ms "
                                 + "(predicted ⌈N/cores⌉·w = %,.0f)",
                         io.get(0).elapsedMillis(),
-                        wavesMillis(p.ioTasks(), 1, p.ioWait()),
+                        IoCpuModel.wavesMillis(p.ioTasks(), 1, p.ioWait()),
                         p.cores(),
                         io.get(1).elapsedMillis(),
-                        wavesMillis(p.ioTasks(), p.cores(), p.ioWait()))));
+                        IoCpuModel.wavesMillis(p.ioTasks(), p.cores(), p.ioWait()))));
         return rows;
     }
 }

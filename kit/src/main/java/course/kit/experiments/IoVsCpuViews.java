@@ -1,8 +1,8 @@
 package course.kit.experiments;
 
-import course.kit.Charts;
 import course.kit.RunResult;
-import course.kit.Tables;
+import course.kit.charts.Charts;
+import course.kit.charts.Tables;
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -222,22 +221,13 @@ public final class LoadRecorder {
                 windowMillis,
                 new LoadResult.Answers(answered, ok, shed, errors, timeouts, refused),
                 throughput,
-                percentile(latencies, nl, 0.50),
-                percentile(latencies, nl, 0.99),
-                percentile(okLatencies, nok, 0.99),
+                HandlerMeter.percentile(latencies, nl, 0.50),
+                HandlerMeter.percentile(latencies, nl, 0.99),
+                HandlerMeter.percentile(okLatencies, nok, 0.99),
                 n,
                 meter.peak(),
                 meter.threadKind(),
                 meter.quantileMillis(0.99, measureFrom, to),
                 gc.pausesBetween(measureFrom, to));
-    }
-
-    /** The {@code q} quantile (nearest rank) of the first {@code n} values, in ms; NaN when n is 0. */
-    static double percentile(long[] nanos, int n, double q) {
-        if (n == 0) return Double.NaN;
-        long[] v = Arrays.copyOf(nanos, n);
-        Arrays.sort(v);
-        int rank = (int) Math.ceil(q * n);
-        return v[Math.max(0, Math.min(n - 1, rank - 1))] / 1e6;
     }
 }

@@ -1,12 +1,13 @@
 package course.kit.experiments;
 
-import course.kit.PoolModel;
+import course.base.diagnostics.Carriers;
+import course.base.diagnostics.PinnedEvents;
+import course.kit.Format;
 import course.kit.Reproduction;
 import course.kit.Scale;
-import course.kit.diagnostics.Carriers;
 import course.kit.diagnostics.Fifo;
-import course.kit.diagnostics.PinnedEvents;
 import course.kit.diagnostics.SchedulerSampler;
+import course.kit.models.PoolModel;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -123,11 +124,11 @@ public final class Pinning {
         int writers = 4 * carriers;
         int peak = syncWritersPeakPool(writers, call.multipliedBy(writers));
         String jdk21 = String.format(
-                "JDK 21 pinned: ⌈N/P⌉·t = %s", PoolModel.pretty(PoolModel.batchTime(tasks, carriers, call)));
+                "JDK 21 pinned: ⌈N/P⌉·t = %s", Format.duration(PoolModel.batchTime(tasks, carriers, call)));
         return List.of(
                 new Reproduction(
                         String.format(
-                                "%,d virtual threads, sleep %s inside synchronized", tasks, PoolModel.pretty(call)),
+                                "%,d virtual threads, sleep %s inside synchronized", tasks, Format.duration(call)),
                         "JEP 491",
                         jdk21,
                         call.toNanos() / 1e6,

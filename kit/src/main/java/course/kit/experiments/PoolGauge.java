@@ -1,8 +1,8 @@
 package course.kit.experiments;
 
 import com.zaxxer.hikari.HikariPoolMXBean;
-import course.kit.Charts;
 import course.kit.RunResult;
+import course.kit.charts.Charts;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.util.Arrays;

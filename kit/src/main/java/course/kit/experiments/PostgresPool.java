@@ -3,6 +3,7 @@ package course.kit.experiments;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import course.kit.Format;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -224,9 +225,6 @@ public final class PostgresPool implements Database, AutoCloseable {
     public String toString() {
         return String.format(
                 "a HikariCP pool of %d connections to %s, connectionTimeout %s, %s per query",
-                connections(),
-                server.shortVersion(),
-                course.kit.PoolModel.pretty(connectionTimeout()),
-                course.kit.PoolModel.pretty(hold()));
+                connections(), server.shortVersion(), Format.duration(connectionTimeout()), Format.duration(hold()));
     }
 }

@@ -1,5 +1,6 @@
 package course.kit.experiments;
 
+import course.kit.Format;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Objects;
@@ -64,6 +65,6 @@ public final class SimulatedDatabase implements Database {
     public String toString() {
         return String.format(
                 "a database with %d connections, %s per query, %s connection time-out",
-                connections(), course.kit.PoolModel.pretty(hold()), course.kit.PoolModel.pretty(connectionTimeout()));
+                connections(), Format.duration(hold()), Format.duration(connectionTimeout()));
     }
 }

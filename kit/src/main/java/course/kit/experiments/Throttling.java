@@ -1,15 +1,16 @@
 package course.kit.experiments;
 
 import course.kit.Band;
-import course.kit.Charts;
 import course.kit.Check;
+import course.kit.Format;
 import course.kit.ForwardingExecutor;
-import course.kit.PoolModel;
 import course.kit.Recorder;
 import course.kit.Reproduction;
 import course.kit.RunResult;
 import course.kit.Scale;
-import course.kit.Tables;
+import course.kit.charts.Charts;
+import course.kit.charts.Tables;
+import course.kit.models.PoolModel;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.PrintStream;
@@ -139,7 +140,7 @@ public final class Throttling {
                                 + "the waves' wake-ups and %,d virtual threads, + %d × %.1f ms measured per wave of queries",
                         wavesAre,
                         waves,
-                        PoolModel.pretty(hold),
+                        Format.duration(hold),
                         slack,
                         threads,
                         waves,
@@ -373,7 +374,7 @@ public final class Throttling {
             String note = String.format(
                     "%,d calls at once, each SELECT pg_sleep(%s) on %s; HikariCP pool of %d, "
                             + "connectionTimeout %d ms",
-                    calls, PoolModel.pretty(hold), db.server().shortVersion(), cap, patience.toMillis());
+                    calls, Format.duration(hold), db.server().shortVersion(), cap, patience.toMillis());
             return List.of(
                     new Reproduction(
                             "connections at once, " + String.format("%,d", calls) + " virtual threads vs a pool of 50",

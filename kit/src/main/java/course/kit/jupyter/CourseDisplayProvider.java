@@ -1,14 +1,14 @@
 package course.kit.jupyter;
 
 import course.base.ReportTable;
-import course.kit.Charts;
-import course.kit.Lanes;
 import course.kit.Notebook;
 import course.kit.Prediction;
 import course.kit.Progress;
 import course.kit.RunResult;
 import course.kit.SelfCheck;
-import course.kit.Tables;
+import course.kit.charts.Charts;
+import course.kit.charts.Lanes;
+import course.kit.charts.Tables;
 import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;

@@ -1,8 +1,6 @@
 package course.kit.models;
 
-import course.kit.PoolModel;
 import course.kit.Prediction;
-import course.kit.experiments.PoolMath;
 import java.time.Duration;
 
 /** Notebook 03's predictions: waves, Little's law, and uneven tasks on a FIFO pool. */
@@ -27,15 +25,15 @@ public final class FixedPoolModel {
      * @param largestPool the largest fixed pool of the same loop
      */
     public static Prediction.Model little(int clients, Duration w, int cores, int largestPool) {
-        return Prediction.Model.of("λ = L / W", PoolMath.littleThroughput(clients, w), "calls/s")
+        return Prediction.Model.of("λ = L / W", PoolModel.littleThroughput(clients, w), "calls/s")
                 .ifNear(
-                        PoolMath.littleThroughput(cores, w),
+                        PoolModel.littleThroughput(cores, w),
                         "cores ÷ W: a waiting call holds neither a core nor a carrier")
                 .ifNear(
-                        PoolMath.littleThroughput(largestPool, w),
+                        PoolModel.littleThroughput(largestPool, w),
                         "the largest pool's L ÷ W: no pool caps virtual clients")
                 .ifNear(clients * w.toNanos() / 1e9, "L · W: Little's law divides by W, λ = L / W")
-                .ifNear(PoolMath.littleThroughput(1, w), "one call at a time: all L clients wait at once");
+                .ifNear(PoolModel.littleThroughput(1, w), "one call at a time: all L clients wait at once");
     }
 
     /** Section 3's makespan with the long task first, worked out under its chart: 4u. */

@@ -1,6 +1,6 @@
 package course.kit.models;
 
-import course.kit.PoolModel;
+import course.kit.Format;
 import course.kit.Prediction;
 import java.time.Duration;
 
@@ -24,7 +24,7 @@ public final class PinningModel {
     public static String onJdk21(int tasks, int carriers, Duration call) {
         return String.format(
                 "JDK 21, pinned: ⌈N/carriers⌉·t = ⌈%d/%d⌉ × %s = %s",
-                tasks, carriers, PoolModel.pretty(call), PoolModel.pretty(PoolModel.batchTime(tasks, carriers, call)));
+                tasks, carriers, Format.duration(call), Format.duration(PoolModel.batchTime(tasks, carriers, call)));
     }
 
     /** Pinned events while {@code tasks} virtual threads wait for a class initialiser that sleeps: one per carrier. */

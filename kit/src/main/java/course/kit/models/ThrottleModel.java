@@ -1,6 +1,6 @@
 package course.kit.models;
 
-import course.kit.PoolModel;
+import course.kit.Format;
 import course.kit.Prediction;
 import java.time.Duration;
 
@@ -43,7 +43,7 @@ public final class ThrottleModel {
     public static Prediction.Model rate(int limit, Duration t) {
         double ms = t.toNanos() / 1e6;
         return Prediction.Model.of(
-                        "permits / t = " + limit + " / " + PoolModel.pretty(t), limit * 1000.0 / ms, "calls/s")
+                        "permits / t = " + limit + " / " + Format.duration(t), limit * 1000.0 / ms, "calls/s")
                 .ifNear(
                         limit,
                         limit + " per second is a rate limit; a Semaphore(" + limit + ") limits calls at once, and"

@@ -1,6 +1,5 @@
 package course.kit.models;
 
-import course.kit.PoolModel;
 import course.kit.Prediction;
 import java.time.Duration;
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.base.diagnostics.Carriers;
 import java.io.FileInputStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

@@ -2,6 +2,7 @@ package course.kit.diagnostics;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.base.diagnostics.PinnedEvents;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

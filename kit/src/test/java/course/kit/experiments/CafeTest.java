@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import course.kit.Charts;
-import course.kit.PoolModel;
 import course.kit.RunResult;
 import course.kit.Scale;
+import course.kit.charts.Charts;
+import course.kit.models.PoolModel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

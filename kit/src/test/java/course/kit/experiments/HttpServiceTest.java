@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.kit.Band;
 import course.kit.Scale;
+import course.kit.models.HttpModel;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -26,12 +27,12 @@ class HttpServiceTest {
 
     @Test
     void littlesLawForAClosedLoop() {
-        assertEquals(125.0, HttpService.throughput(50, 200, T), 1e-9); // below the limit: C / t
-        assertEquals(500.0, HttpService.throughput(1_000, 200, T), 1e-9); // above it: slots / t
-        assertEquals(400.0, HttpService.latencyMillis(50, 200, T), 1e-9);
-        assertEquals(2_000.0, HttpService.latencyMillis(1_000, 200, T), 1e-9);
-        assertThrows(IllegalArgumentException.class, () -> HttpService.throughput(0, 200, T));
-        assertThrows(IllegalArgumentException.class, () -> HttpService.latencyMillis(10, 10, Duration.ZERO));
+        assertEquals(125.0, HttpModel.throughput(50, 200, T), 1e-9); // below the limit: C / t
+        assertEquals(500.0, HttpModel.throughput(1_000, 200, T), 1e-9); // above it: slots / t
+        assertEquals(400.0, HttpModel.latencyMillis(50, 200, T), 1e-9);
+        assertEquals(2_000.0, HttpModel.latencyMillis(1_000, 200, T), 1e-9);
+        assertThrows(IllegalArgumentException.class, () -> HttpModel.throughput(0, 200, T));
+        assertThrows(IllegalArgumentException.class, () -> HttpModel.latencyMillis(10, 10, Duration.ZERO));
     }
 
     @Test
@@ -160,9 +161,9 @@ class HttpServiceTest {
     @Test
     void percentilesByNearestRank() {
         long[] ms = {5_000_000, 1_000_000, 3_000_000, 2_000_000, 4_000_000};
-        assertEquals(3.0, LoadRecorder.percentile(ms, 5, 0.50), 1e-9);
-        assertEquals(5.0, LoadRecorder.percentile(ms, 5, 0.99), 1e-9);
-        assertTrue(Double.isNaN(LoadRecorder.percentile(ms, 0, 0.5)));
+        assertEquals(3.0, HandlerMeter.percentile(ms, 5, 0.50), 1e-9);
+        assertEquals(5.0, HandlerMeter.percentile(ms, 5, 0.99), 1e-9);
+        assertTrue(Double.isNaN(HandlerMeter.percentile(ms, 0, 0.5)));
     }
 
     @Test

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import course.kit.Recorder;
 import course.kit.RunResult;
 import course.kit.Scale;
+import course.kit.models.IoCpuModel;
 import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
@@ -55,14 +56,14 @@ class IoVsCpuTest {
     @DisplayName("predictions: ⌈N/P⌉·t waves, CPU work bounded by the cores, the mixed floor, the sizing formula")
     void predictions() {
         assertAll(
-                () -> assertEquals(1_000, IoVsCpu.wavesMillis(20, 2, Duration.ofMillis(100)), 1e-9),
-                () -> assertEquals(500, IoVsCpu.wavesMillis(10, 3, Duration.ofMillis(125)), 1e-9),
+                () -> assertEquals(1_000, IoCpuModel.wavesMillis(20, 2, Duration.ofMillis(100)), 1e-9),
+                () -> assertEquals(500, IoCpuModel.wavesMillis(10, 3, Duration.ofMillis(125)), 1e-9),
                 () -> assertEquals(
                         400,
-                        IoVsCpu.cpuBoundMillis(16, 100, 2, Duration.ofMillis(50)),
+                        IoCpuModel.cpuBoundMillis(16, 100, 2, Duration.ofMillis(50)),
                         1e-9,
                         "100 threads on 2 cores compute like 2"),
-                () -> assertEquals(800, IoVsCpu.cpuBoundMillis(16, 1, 2, Duration.ofMillis(50)), 1e-9),
+                () -> assertEquals(800, IoCpuModel.cpuBoundMillis(16, 1, 2, Duration.ofMillis(50)), 1e-9),
                 () -> assertEquals(
                         3_000, IoVsCpu.mixedFloorMillis(60, 2, 2, Duration.ofMillis(10), Duration.ofMillis(90)), 1e-9),
                 () -> assertEquals(
@@ -78,9 +79,10 @@ class IoVsCpuTest {
                         IllegalArgumentException.class,
                         () -> IoVsCpu.formulaPoolSize(2, 1, Duration.ZERO, Duration.ZERO)),
                 () -> assertThrows(
-                        IllegalArgumentException.class, () -> IoVsCpu.wavesMillis(1, 0, Duration.ofMillis(1))),
+                        IllegalArgumentException.class, () -> IoCpuModel.wavesMillis(1, 0, Duration.ofMillis(1))),
                 () -> assertThrows(
-                        IllegalArgumentException.class, () -> IoVsCpu.cpuBoundMillis(1, 1, 0, Duration.ofMillis(1))));
+                        IllegalArgumentException.class,
+                        () -> IoCpuModel.cpuBoundMillis(1, 1, 0, Duration.ofMillis(1))));
     }
 
     @Test

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import course.kit.PoolModel;
 import course.kit.Recorder;
 import course.kit.Reproduction;
 import course.kit.RunResult;
 import course.kit.Scale;
+import course.kit.models.PoolModel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -52,8 +52,8 @@ class PoolMathTest {
 
     @Test
     void rejectsImpossibleArguments() {
-        assertThrows(IllegalArgumentException.class, () -> PoolMath.littleThroughput(1, Duration.ZERO));
-        assertThrows(IllegalArgumentException.class, () -> PoolMath.littleThroughput(-1, ofSeconds(1)));
+        assertThrows(IllegalArgumentException.class, () -> PoolModel.littleThroughput(1, Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> PoolModel.littleThroughput(-1, ofSeconds(1)));
         assertThrows(IllegalArgumentException.class, () -> PoolMath.units(ofMillis(1), 1, -1));
         assertThrows(IllegalArgumentException.class, () -> PoolMath.loopBand(0, 1, ofMillis(1), true));
         assertThrows(IllegalArgumentException.class, () -> PoolMath.loopBand(1, 1, Duration.ZERO, false));
@@ -62,9 +62,9 @@ class PoolMathTest {
 
     @Test
     void littlesLaw() {
-        assertEquals(200.0, PoolMath.littleThroughput(200, ofSeconds(1)), 1e-9);
-        assertEquals(20.0, PoolMath.littleThroughput(10, ofMillis(500)), 1e-9);
-        assertEquals(0.0, PoolMath.littleThroughput(0, ofMillis(500)), 1e-9);
+        assertEquals(200.0, PoolModel.littleThroughput(200, ofSeconds(1)), 1e-9);
+        assertEquals(20.0, PoolModel.littleThroughput(10, ofMillis(500)), 1e-9);
+        assertEquals(0.0, PoolModel.littleThroughput(0, ofMillis(500)), 1e-9);
     }
 
     @Test
@@ -111,15 +111,15 @@ class PoolMathTest {
         assertEquals(90.0, b.predictedMillis(), 1e-9);
         assertEquals(2, r.threadsUsed());
         assertEquals(2, r.peakConcurrency());
-        var chart = PoolMath.wavesChart(List.of(b, new PoolMath.Batch(5, 3, ofMillis(30), r)));
+        var chart = PoolMathViews.wavesChart(List.of(b, new PoolMath.Batch(5, 3, ofMillis(30), r)));
         assertEquals(4, chart.getSeriesCollection().size()); // a staircase and the points, per pool size
-        assertEquals(2, PoolMath.wavesTable(List.of(b, b)).rowCount());
+        assertEquals(2, PoolMathViews.wavesTable(List.of(b, b)).rowCount());
     }
 
     @Test
     void theWavesChartDrawsAnyModel() throws Exception {
         RunResult r = batchOnLatch("1 on 1", 1, 1, false);
-        var chart = PoolMath.wavesChart(
+        var chart = PoolMathViews.wavesChart(
                 List.of(new PoolMath.Batch(3, 2, ofMillis(10), r)),
                 (n, p, t) -> t.multipliedBy(n),
                 "your fixedPoolTime");
@@ -138,11 +138,11 @@ class PoolMathTest {
         assertTrue(virtual.virtual());
         assertEquals(30.0, pool.predictedPerSecond(), 1e-9);
         assertEquals(60.0, virtual.predictedPerSecond(), 1e-9);
-        var chart = PoolMath.littleChart(List.of(pool, virtual));
+        var chart = PoolMathViews.littleChart(List.of(pool, virtual));
         assertEquals(
                 List.of("predicted λ = L / W", "measured, fixed pools", "measured, virtual threads"),
                 chart.getSeriesCollection().stream().map(s -> s.getName()).toList());
-        assertEquals(2, PoolMath.littleTable(List.of(pool, virtual)).rowCount());
+        assertEquals(2, PoolMathViews.littleTable(List.of(pool, virtual)).rowCount());
     }
 
     @Test
@@ -152,9 +152,9 @@ class PoolMathTest {
         var m = new PoolMath.Makespan("three", PoolMath.units(ofMillis(1), 1, 1, 1), 3, ofSeconds(10), r);
         assertFalse(m.within());
         assertEquals(10_000.0, m.band().lo(), 1e-9);
-        var chart = PoolMath.makespanChart("t", "list", List.of(m), "by hand");
+        var chart = PoolMathViews.makespanChart("t", "list", List.of(m), "by hand");
         assertEquals(3, chart.getSeriesCollection().size());
-        assertEquals(1, PoolMath.makespanTable("t", List.of(m)).rowCount());
+        assertEquals(1, PoolMathViews.makespanTable("t", List.of(m)).rowCount());
     }
 
     @Test
@@ -168,7 +168,7 @@ class PoolMathTest {
         assertEquals(0, seq.virtualTasks());
         assertEquals(3, par.virtualTasks());
         assertEquals(3, par.threadsUsed());
-        assertEquals(2, PoolMath.callsTable(calls, seq, par).rowCount());
+        assertEquals(2, PoolMathViews.callsTable(calls, seq, par).rowCount());
     }
 
     @Test

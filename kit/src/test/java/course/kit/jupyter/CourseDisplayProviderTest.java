@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import course.kit.Charts;
 import course.kit.Pool;
 import course.kit.Prediction;
 import course.kit.Progress;
 import course.kit.Run;
 import course.kit.RunResult;
 import course.kit.SelfCheck;
-import course.kit.Tables;
+import course.kit.charts.Charts;
+import course.kit.charts.Tables;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;

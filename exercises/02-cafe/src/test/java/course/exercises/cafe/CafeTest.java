@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import course.base.TestOrder;
-import course.kit.Probe;
+import course.base.probe.Probe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

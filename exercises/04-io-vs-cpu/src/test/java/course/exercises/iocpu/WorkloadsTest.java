@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.base.TestOrder;
-import course.kit.Probe;
+import course.base.probe.Probe;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;

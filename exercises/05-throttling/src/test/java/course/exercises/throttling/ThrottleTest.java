@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.base.Failure;
 import course.base.TestOrder;
-import course.kit.Probe;
+import course.base.probe.Probe;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import course.base.Failure;
 import course.base.TestOrder;
-import course.kit.diagnostics.Carriers;
-import course.kit.diagnostics.PinnedEvents;
+import course.base.diagnostics.Carriers;
+import course.base.diagnostics.PinnedEvents;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

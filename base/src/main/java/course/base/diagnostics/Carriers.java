@@ -1,4 +1,4 @@
-package course.kit.diagnostics;
+package course.base.diagnostics;
 
 import java.lang.management.ManagementFactory;
 import jdk.management.VirtualThreadSchedulerMXBean;

@@ -1,5 +1,6 @@
-package course.kit;
+package course.kit.charts;
 
+import course.kit.RunResult;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;

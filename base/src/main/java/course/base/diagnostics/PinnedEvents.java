@@ -1,4 +1,4 @@
-package course.kit.diagnostics;
+package course.base.diagnostics;
 
 import java.time.Duration;
 import java.util.ArrayList;

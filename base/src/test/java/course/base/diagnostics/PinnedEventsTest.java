@@ -1,4 +1,4 @@
-package course.kit.diagnostics;
+package course.base.diagnostics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
-package course.kit;
+package course.kit.charts;
 
+import course.kit.Format;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.FontMetrics;
@@ -72,7 +73,8 @@ public final class Lanes {
             String noun,
             String subtitle,
             boolean marks,
-            List<String> notes) {
+            List<String> notes,
+            int width) {
         this.title = title;
         this.subtitle = subtitle;
         this.noun = noun;
@@ -92,7 +94,7 @@ public final class Lanes {
         this.spanNanos = Math.max(1, Math.max(spanNanos, last));
         int k = Math.max(1, lanes.size());
         laneHeight = k <= 8 ? 26 : k <= 24 ? 18 : k <= 64 ? 8 : Math.max(1, 480 / k);
-        width = Charts.WIDTH;
+        this.width = width;
         left = labelWidth();
     }
 
@@ -122,14 +124,14 @@ public final class Lanes {
             bars[lane[i]]++;
         }
         var out = new ArrayList<String>();
-        String wall = Prediction.human(spanNanos / 1e6);
+        String wall = Format.millis(spanNanos / 1e6);
         if (k <= 16) {
             for (int l = 0; l < k; l++) {
                 out.add(String.format(
                         Locale.ROOT,
                         "%s: busy %s of %s (%s), %,d %s",
                         lanes.get(l),
-                        Prediction.human(busy[l] / 1e6),
+                        Format.millis(busy[l] / 1e6),
                         wall,
                         percent(busy[l]),
                         bars[l],
@@ -144,7 +146,7 @@ public final class Lanes {
                 nMin = Math.min(nMin, bars[l]);
                 nMax = Math.max(nMax, bars[l]);
             }
-            String lo = Prediction.human(bMin / 1e6), hi = Prediction.human(bMax / 1e6);
+            String lo = Format.millis(bMin / 1e6), hi = Format.millis(bMax / 1e6);
             String pLo = percent(bMin), pHi = percent(bMax);
             out.add(String.format(
                     Locale.ROOT,
@@ -176,7 +178,7 @@ public final class Lanes {
 
     /** The picture as PNG bytes. */
     public byte[] png() {
-        return Charts.png(image());
+        return Png.encode(image());
     }
 
     /** The title, the legend and the notes, as text. */

@@ -1,12 +1,14 @@
-package course.kit;
+package course.kit.charts;
 
+import course.kit.CarrierTimeline;
+import course.kit.Format;
+import course.kit.RunResult;
+import course.kit.TaskRecord;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -125,7 +127,39 @@ public final class Charts {
      * }</pre>
      */
     public static Lanes carriers(CarrierTimeline timeline) {
-        return timeline.lanes();
+        List<String> carriers = timeline.carriers();
+        List<CarrierTimeline.Stretch> stretches = timeline.stretches();
+        int n = stretches.size();
+        int[] lane = new int[n], colour = new int[n];
+        long[] s = new long[n], e = new long[n];
+        for (int i = 0; i < n; i++) {
+            CarrierTimeline.Stretch x = stretches.get(i);
+            lane[i] = carriers.indexOf(x.carrier());
+            colour[i] = x.thread();
+            s[i] = x.startNanos();
+            e[i] = x.endNanos();
+        }
+        String title = String.format(
+                java.util.Locale.ROOT,
+                "Carriers of %s — %,d virtual threads on %,d carrier%s, %s",
+                timeline.name(),
+                timeline.virtualThreads(),
+                carriers.size(),
+                carriers.size() == 1 ? "" : "s",
+                Format.millis(timeline.elapsedMillis()));
+        return new Lanes(
+                title,
+                carriers,
+                lane,
+                colour,
+                s,
+                e,
+                timeline.elapsed().toNanos(),
+                "stretches",
+                "each bar one mount, coloured by its virtual thread",
+                !timeline.exact(),
+                timeline.notes(),
+                WIDTH);
     }
 
     /**
@@ -163,7 +197,7 @@ public final class Charts {
                 names.size(),
                 kind.isEmpty() ? "" : kind + " ",
                 names.size() == 1 ? "" : "s",
-                Prediction.human(run.elapsedMillis()));
+                Format.millis(run.elapsedMillis()));
         return new Lanes(
                 title,
                 names,
@@ -175,7 +209,8 @@ public final class Charts {
                 "tasks",
                 "each bar one task, coloured by task",
                 false,
-                List.of());
+                List.of(),
+                WIDTH);
     }
 
     /** Tasks in flight over time, one line per run, on one chart. */
@@ -316,11 +351,6 @@ public final class Charts {
 
     /** The image as PNG bytes. */
     public static byte[] png(BufferedImage image) {
-        try (var out = new ByteArrayOutputStream()) {
-            javax.imageio.ImageIO.write(image, "png", out);
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return Png.encode(image);
     }
 }

@@ -1,4 +1,4 @@
-package course.kit;
+package course.base.probe;
 
 import java.util.Objects;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package course.kit;
+package course.base.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,5 +1,8 @@
-package course.kit;
+package course.kit.models;
 
+import course.kit.Band;
+import course.kit.Calibration;
+import course.kit.Format;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -134,7 +137,7 @@ public final class PoolModel {
                 "%d wave%s × %s, + up to %,.0f ms for %s",
                 waves,
                 waves == 1 ? "" : "s",
-                pretty(taskTime),
+                Format.duration(taskTime),
                 slack,
                 poolSize == 0
                         ? String.format(
@@ -147,13 +150,11 @@ public final class PoolModel {
         return new Band(lo, lo + slack, "ms", why);
     }
 
-    /** A duration as a person writes it: "1 s", "50 ms", "250 µs". */
-    public static String pretty(Duration d) {
-        long n = d.toNanos();
-        if (n % 1_000_000_000L == 0) return (n / 1_000_000_000L) + " s";
-        if (n % 1_000_000L == 0) return (n / 1_000_000L) + " ms";
-        if (n >= 1_000_000L) return String.format(java.util.Locale.ROOT, "%.1f ms", n / 1e6);
-        if (n % 1_000L == 0) return (n / 1_000L) + " µs";
-        return n + " ns";
+    /** Little's law: L tasks in flight, each taking W, complete at λ = L / W tasks per second. */
+    public static double littleThroughput(int concurrency, Duration latency) {
+        if (concurrency < 0) throw new IllegalArgumentException("concurrency cannot be negative: " + concurrency);
+        if (Objects.requireNonNull(latency, "latency").isNegative() || latency.isZero())
+            throw new IllegalArgumentException("latency must be positive, not " + latency);
+        return concurrency / (latency.toNanos() / 1e9);
     }
 }
