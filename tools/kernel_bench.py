@@ -4,7 +4,8 @@
 For each kernel it measures, from the moment the kernel process is launched:
   - start to kernel_info: the reply to the first kernel_info request (the client shows "connected");
   - start to first output: the first printed line of a first cell, `System.out.println(1 + 1);` / `print(1 + 1)`;
-and, in one kernel kept running, the round trip of that trivial cell once warm (request sent → reply and idle).
+and, in one kernel kept running, the round trip of that trivial cell once warm (request sent → reply and idle),
+beside JShell's own floor: the same cell in a JShell built as the kernel builds it, with no kernel around it.
 For the course kernel it also measures interrupt latency: a running cell (a CPU loop, a sleep, a fixed pool
 blocked in close()) is interrupted, and the time from the interrupt request to the kernel's idle status is
 taken (the stop button's "kernel ready again").
@@ -194,6 +195,22 @@ def load() -> str:
         return f"{os.cpu_count()} cores"
 
 
+def jshell_floor(cells: int) -> str:
+    """JShell alone, as the course kernel builds it, evaluating the same trivial cell (course.kernel.JShellFloor):
+    its own floor, with no kernel, messages or sockets around it. The kernelspec's JVM and class path, without the
+    kernel's agent and AOT cache."""
+    spec = KernelSpecManager().get_kernel_spec(COURSE)
+    argv = spec.argv
+    main = argv.index("course.kernel.Launcher")
+    jvm = [a for a in argv[:main] if not a.startswith(("-javaagent:", "-XX:AOTCache="))]
+    env = dict(os.environ, **(spec.env or {}))
+    r = subprocess.run([*jvm, "course.kernel.JShellFloor", str(cells)], env=env, capture_output=True, text=True,
+                       timeout=300)
+    if r.returncode != 0:
+        return f"JShell alone: failed ({r.returncode}): {r.stderr.strip()[-500:]}"
+    return r.stdout.strip()
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="./course bench kernel", description=__doc__.splitlines()[0])
     p.add_argument("--starts", type=int, default=5, help="cold starts of each kernel (default 5)")
@@ -226,6 +243,8 @@ def main(argv: list[str]) -> int:
     for k in kernels:
         warm[k] = warm_cells(k, a.cells)
         print(f"[bench] warm {k}: median {statistics.median(warm[k]) * 1000:.1f} ms", flush=True)
+    floor = jshell_floor(a.cells)
+    print(f"[bench] {floor}", flush=True)
 
     med = statistics.median
     rows = [("start to `kernel_info` (median)", {k: med(info[k]) for k in kernels}, "s"),
@@ -243,6 +262,7 @@ def main(argv: list[str]) -> int:
         print(line)
     print(f"\n(first output: every start {', '.join(f'{x:.2f}' for x in out[COURSE])} s; "
           f"warm cells: min {min(warm[COURSE]) * 1000:.1f} ms, max {max(warm[COURSE]) * 1000:.1f} ms)")
+    print(f"The floor under a warm cell, with no kernel: {floor}")
     if a.interrupts > 0:
         lat = interrupt_latencies(a.interrupts)
         print(f"\n| interrupt → idle, course kernel ({load()}) | median | max |")
