@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 
 /**
@@ -30,7 +29,7 @@ import java.util.Properties;
  * {@code jdbc:postgresql://db.example:5432/course}), plus {@code COURSE_JDBC_USER} and
  * {@code COURSE_JDBC_PASSWORD}, nothing is started: the same cells run against that server.
  *
- * <p>Anything that stops the server from being used ends in {@link Unavailable}, whose message is one paragraph:
+ * <p>Anything that stops the server from being used ends in {@link DatabaseUnavailable}, whose message is one paragraph:
  * what went wrong and what to do about it.
  *
  * <pre>{@code
@@ -49,8 +48,8 @@ public final class Postgres {
     public static final String PASSWORD_VARIABLE = "COURSE_JDBC_PASSWORD";
     /** The embedded server's {@code max_connections}: room for a pool of 50 and the notebook's own questions. */
     public static final int EMBEDDED_MAX_CONNECTIONS = 100;
-    /** How long to wait for a server to answer before giving up. */
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** How long to wait for a server to answer before giving up (the pools' own limit too). */
+    static final Duration CONNECT_TIMEOUT = PostgresPool.CONNECT_TIMEOUT;
     /** How long the embedded server may take to start before giving up. */
     static final Duration STARTUP_WAIT = Duration.ofSeconds(30);
     /** How long the shutdown hook waits for the server to exit before it kills it. */
@@ -60,15 +59,6 @@ public final class Postgres {
     private static PostgresPool lastPool;
 
     private Postgres() {}
-
-    /** Cannot use the database: the message names the cause and the fix in one paragraph. */
-    public static final class Unavailable extends IllegalStateException {
-        private static final long serialVersionUID = 1L;
-
-        Unavailable(String paragraph, Throwable cause) {
-            super(paragraph, cause);
-        }
-    }
 
     /**
      * A PostgreSQL server the notebook can use.
@@ -88,8 +78,10 @@ public final class Postgres {
             boolean embedded,
             String version,
             int maxConnections,
-            Duration startup) {
+            Duration startup)
+            implements PostgresPool.Target {
         /** A new connection, with the course's connect and login time-outs. */
+        @Override
         public Connection connect() throws SQLException {
             return DriverManager.getConnection(url, properties(user, password));
         }
@@ -110,6 +102,7 @@ public final class Postgres {
         }
 
         /** The server's number, for example "PostgreSQL 18.1". */
+        @Override
         public String shortVersion() {
             String[] w = version.split(" ");
             return w.length >= 2 ? w[0] + " " + w[1] : version;
@@ -132,7 +125,7 @@ public final class Postgres {
      * The course's server: the one {@code COURSE_JDBC_URL} names, or else the embedded one, started now if this JVM
      * has not started it yet.
      *
-     * @throws Unavailable if it cannot be started or reached
+     * @throws DatabaseUnavailable if it cannot be started or reached
      */
     public static synchronized Server server() {
         if (server == null) server = fromEnvironment(System.getenv());
@@ -154,7 +147,7 @@ public final class Postgres {
     /** The server at {@code url}, asked for its version and {@code max_connections}. */
     static Server existing(String url, String user, String password) {
         if (!url.startsWith("jdbc:postgresql:")) {
-            throw new Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             "%s=%s is not a PostgreSQL JDBC URL. Fix: set it to the form "
                                     + "jdbc:postgresql://HOST:PORT/DATABASE, or unset %s and restart the kernel to use the course's own "
@@ -166,7 +159,7 @@ public final class Postgres {
         try {
             return describe(s, Duration.ZERO);
         } catch (SQLException e) {
-            throw new Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             "%s=%s cannot be reached as user %s: %s. The notebook uses that "
                                     + "PostgreSQL server instead of starting its own. Fix: start that server, or correct the host, port and "
@@ -175,7 +168,7 @@ public final class Postgres {
                             URL_VARIABLE,
                             url,
                             user,
-                            rootMessage(e),
+                            DatabaseUnavailable.rootMessage(e),
                             URL_VARIABLE,
                             USER_VARIABLE,
                             PASSWORD_VARIABLE,
@@ -223,9 +216,9 @@ public final class Postgres {
                     .start();
         } catch (IOException | RuntimeException e) {
             FileTrees.deleteQuietly(data);
-            String why = rootMessage(e);
+            String why = DatabaseUnavailable.rootMessage(e);
             if (why.contains("No space left")) throw noDisk(parent, e);
-            throw new Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             "The course's PostgreSQL server did not start on 127.0.0.1:%d with its "
                                     + "data in %s: %s. Fix: check that the port is free and that %s has space and can be written to "
@@ -254,12 +247,12 @@ public final class Postgres {
             } catch (IOException ignored) {
                 // the hook tries again at exit
             }
-            throw new Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             "The course's PostgreSQL server started on 127.0.0.1:%d but does not "
                                     + "answer: %s. Fix: restart the kernel; if it happens again, point the notebook at an existing server "
                                     + "with %s.",
-                            p, rootMessage(e), URL_VARIABLE),
+                            p, DatabaseUnavailable.rootMessage(e), URL_VARIABLE),
                     e);
         }
     }
@@ -333,12 +326,12 @@ public final class Postgres {
         }
     }
 
-    /** Throws {@link Unavailable} unless the course ships PostgreSQL binaries for this operating system and processor. */
+    /** Throws {@link DatabaseUnavailable} unless the course ships PostgreSQL binaries for this operating system and processor. */
     static void requirePlatform(String os, String arch) {
         String a = arch == null ? "" : arch.toLowerCase(Locale.ROOT);
         boolean linux = os != null && os.toLowerCase(Locale.ROOT).startsWith("linux");
         if (!linux || !(a.equals("amd64") || a.equals("x86_64") || a.equals("aarch64") || a.equals("arm64"))) {
-            throw new Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             "The course ships PostgreSQL server binaries for Linux on amd64 and "
                                     + "arm64 only, and this JVM runs on %s/%s, so the embedded server cannot start. Fix: run the course in "
@@ -349,13 +342,13 @@ public final class Postgres {
         }
     }
 
-    private static Unavailable noDisk(Path parent, Throwable e) {
-        return new Unavailable(
+    private static DatabaseUnavailable noDisk(Path parent, Throwable e) {
+        return new DatabaseUnavailable(
                 String.format(
                         "The course's PostgreSQL server needs about 80 MB for its binaries and data "
                                 + "under %s, and could not write there: %s. Fix: free some disk space there, or start the kernel with "
                                 + "-Djava.io.tmpdir=ANOTHER_FOLDER (or set %s to use an existing server).",
-                        parent, rootMessage(e), URL_VARIABLE),
+                        parent, DatabaseUnavailable.rootMessage(e), URL_VARIABLE),
                 e);
     }
 
@@ -369,12 +362,12 @@ public final class Postgres {
         try (var s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {
-            throw new Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             "The course's PostgreSQL server needs a free TCP port on 127.0.0.1, and "
                                     + "the system gave none: %s. Fix: stop programs that hold many ports open, or set %s to use an "
                                     + "existing server.",
-                            rootMessage(e), URL_VARIABLE),
+                            DatabaseUnavailable.rootMessage(e), URL_VARIABLE),
                     e);
         }
     }
@@ -384,12 +377,12 @@ public final class Postgres {
             s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
             return port;
         } catch (IOException e) {
-            throw new Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             "The course's PostgreSQL server cannot listen on 127.0.0.1:%d: %s; "
                                     + "another program holds that port. Fix: stop that program or let the course pick a free port; or set "
                                     + "%s to use an existing server.",
-                            port, rootMessage(e), URL_VARIABLE),
+                            port, DatabaseUnavailable.rootMessage(e), URL_VARIABLE),
                     e);
         }
     }
@@ -403,19 +396,6 @@ public final class Postgres {
         p.setProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT.toSeconds()));
         p.setProperty("loginTimeout", String.valueOf(CONNECT_TIMEOUT.toSeconds()));
         return p;
-    }
-
-    /** The innermost cause's message, for a one-line "because". */
-    static String rootMessage(Throwable e) {
-        Throwable t = Objects.requireNonNull(e, "e");
-        String best = null;
-        for (int i = 0; t != null && i < 10; t = t.getCause(), i++) {
-            if (t.getMessage() != null && !t.getMessage().isBlank())
-                best = t.getMessage().strip();
-        }
-        return best == null
-                ? e.getClass().getSimpleName()
-                : best.replaceAll("\\s+", " ").replaceAll("\\.$", "");
     }
 
     private static String hostPort(String url) {

@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A HikariCP pool of {@link #connections()} connections to a real PostgreSQL {@link Postgres.Server}, filled before
+ * A HikariCP pool of {@link #connections()} connections to a real PostgreSQL server ({@link Target}: {@link Postgres.Server} is one), filled before
  * the constructor returns. {@link #query} borrows a connection ({@code getConnection()}, waiting at most
  * {@link #connectionTimeout()}), runs {@code SELECT 'row ' || id, pg_sleep(hold)} (the thread waits on the socket
  * for the server's answer) and gives the connection back.
@@ -20,6 +20,26 @@ import java.util.Objects;
  * {@code pg_stat_activity} tells this pool's connections apart from any other client's.
  */
 public final class PostgresPool implements Database, AutoCloseable {
+    /** What a pool needs of a server: where it is, who logs in, a connection for its own questions, its version. */
+    public interface Target {
+        /** Its JDBC URL. */
+        String url();
+
+        /** The user to log in as. */
+        String user();
+
+        /** That user's password ("" for none). */
+        String password();
+
+        /** A new connection, with the course's connect and login time-outs. */
+        Connection connect() throws SQLException;
+
+        /** The server's number, for example "PostgreSQL 18.1". */
+        String shortVersion();
+    }
+
+    /** How long to wait for a server to answer before giving up. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** HikariCP's floor: a {@code connectionTimeout} under 250 ms is refused. */
     public static final Duration MIN_CONNECTION_TIMEOUT = Duration.ofMillis(250);
     /** How long the pool may take to open all its connections. */
@@ -27,13 +47,13 @@ public final class PostgresPool implements Database, AutoCloseable {
 
     private static final String BLOCK_UNTIL_FILLED = "com.zaxxer.hikari.blockUntilFilled";
 
-    private final Postgres.Server server;
+    private final Target server;
     private final Shape shape;
     private final String applicationName;
     private final HikariDataSource pool;
     private Duration waveOverhead;
 
-    PostgresPool(Postgres.Server server, int connections, Duration connectionTimeout, Duration hold) {
+    PostgresPool(Target server, int connections, Duration connectionTimeout, Duration hold) {
         this.server = Objects.requireNonNull(server, "server");
         this.shape = new Shape(connections, connectionTimeout, hold);
         if (connectionTimeout.compareTo(MIN_CONNECTION_TIMEOUT) < 0) {
@@ -51,20 +71,20 @@ public final class PostgresPool implements Database, AutoCloseable {
         config.setMaximumPoolSize(connections);
         config.setMinimumIdle(connections); // open them all now, not during the experiment
         config.setConnectionTimeout(connectionTimeout.toMillis());
-        config.setInitializationFailTimeout(Postgres.CONNECT_TIMEOUT.toMillis());
+        config.setInitializationFailTimeout(CONNECT_TIMEOUT.toMillis());
         config.addDataSourceProperty("ApplicationName", applicationName);
-        config.addDataSourceProperty("connectTimeout", String.valueOf(Postgres.CONNECT_TIMEOUT.toSeconds()));
+        config.addDataSourceProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT.toSeconds()));
         // HikariCP opens the connections on min(16, cores) threads, not one, when asked to block until the pool is
         // full (its own system property, read by each new pool): about 1.7 s instead of 3 s for 50 on 2 cores.
         String block = System.setProperty(BLOCK_UNTIL_FILLED, "true");
         try {
             pool = new HikariDataSource(config);
         } catch (RuntimeException e) {
-            throw new Postgres.Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             "The pool could not open a connection to %s: %s. Fix: check "
                                     + "that the server is running and accepts user %s; then run this cell again.",
-                            server.url(), Postgres.rootMessage(e), server.user()),
+                            server.url(), DatabaseUnavailable.rootMessage(e), server.user()),
                     e);
         } finally {
             if (block == null) System.clearProperty(BLOCK_UNTIL_FILLED);
@@ -74,10 +94,10 @@ public final class PostgresPool implements Database, AutoCloseable {
     }
 
     /**
-     * Throws {@link Postgres.Unavailable} when the server has fewer free connection slots than {@code wanted}: its
+     * Throws {@link DatabaseUnavailable} when the server has fewer free connection slots than {@code wanted}: its
      * {@code max_connections}, less the slots it keeps for superusers and the connections already open.
      */
-    static void requireRoom(Postgres.Server server, int wanted) {
+    static void requireRoom(Target server, int wanted) {
         int max, reserved, open;
         try (Connection c = server.connect();
                 var st = c.createStatement();
@@ -90,16 +110,16 @@ public final class PostgresPool implements Database, AutoCloseable {
             reserved = rs.getInt(2);
             open = rs.getInt(3);
         } catch (SQLException e) {
-            throw new Postgres.Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             "The server at %s did not answer: %s. Fix: check that it is "
                                     + "running; then run this cell again.",
-                            server.url(), Postgres.rootMessage(e)),
+                            server.url(), DatabaseUnavailable.rootMessage(e)),
                     e);
         }
         int free = max - reserved - open;
         if (wanted > free) {
-            throw new Postgres.Unavailable(
+            throw new DatabaseUnavailable(
                     String.format(
                             Locale.ROOT,
                             "A pool of %d connections does not fit: the server "
@@ -123,7 +143,7 @@ public final class PostgresPool implements Database, AutoCloseable {
             if (System.nanoTime() > deadline) {
                 int total = mx.getTotalConnections();
                 pool.close();
-                throw new Postgres.Unavailable(
+                throw new DatabaseUnavailable(
                         String.format(
                                 "The pool opened only %d of its %d connections to %s in %d s. "
                                         + "Fix: check the server's max_connections and load; then run this cell again.",
@@ -200,7 +220,7 @@ public final class PostgresPool implements Database, AutoCloseable {
     }
 
     /** The server behind the pool. */
-    public Postgres.Server server() {
+    public Target server() {
         return server;
     }
 

@@ -79,7 +79,7 @@ class PostgresTest {
     @Test
     void aPoolLargerThanTheServersMaxConnectionsIsRefusedWithTheFigures() {
         var e = assertThrows(
-                Postgres.Unavailable.class, () -> Postgres.server().pool(200, Duration.ofMillis(250), Duration.ZERO));
+                DatabaseUnavailable.class, () -> Postgres.server().pool(200, Duration.ofMillis(250), Duration.ZERO));
         String m = e.getMessage();
         assertTrue(m.contains("A pool of 200 connections does not fit"), m);
         assertTrue(m.contains("max_connections = " + Postgres.EMBEDDED_MAX_CONNECTIONS), m);
@@ -90,11 +90,11 @@ class PostgresTest {
     void aForeignArchitectureIsNamedWithTheWayOut() {
         Postgres.requirePlatform("Linux", "amd64");
         Postgres.requirePlatform("Linux", "aarch64");
-        var e = assertThrows(Postgres.Unavailable.class, () -> Postgres.requirePlatform("Linux", "ppc64le"));
+        var e = assertThrows(DatabaseUnavailable.class, () -> Postgres.requirePlatform("Linux", "ppc64le"));
         assertTrue(e.getMessage().contains("Linux/ppc64le"), e.getMessage());
         assertTrue(e.getMessage().contains("amd64 and arm64 only"), e.getMessage());
         assertTrue(e.getMessage().contains("set COURSE_JDBC_URL"), e.getMessage());
-        var mac = assertThrows(Postgres.Unavailable.class, () -> Postgres.requirePlatform("Mac OS X", "aarch64"));
+        var mac = assertThrows(DatabaseUnavailable.class, () -> Postgres.requirePlatform("Mac OS X", "aarch64"));
         assertTrue(mac.getMessage().contains("Mac OS X/aarch64"), mac.getMessage());
     }
 
@@ -103,7 +103,7 @@ class PostgresTest {
         try (var taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             int port = taken.getLocalPort();
-            var e = assertThrows(Postgres.Unavailable.class, () -> Postgres.embedded(tmp, port));
+            var e = assertThrows(DatabaseUnavailable.class, () -> Postgres.embedded(tmp, port));
             assertTrue(e.getMessage().contains("cannot listen on 127.0.0.1:" + port), e.getMessage());
             assertTrue(e.getMessage().contains("another program holds that port"), e.getMessage());
             assertTrue(e.getMessage().contains("Fix:"), e.getMessage());
@@ -119,7 +119,7 @@ class PostgresTest {
     @Test
     void aFolderThatCannotBeWrittenIsNamedWithTheWayOut() throws Exception {
         Path notAFolder = Files.writeString(tmp.resolve("a-file"), "not a folder");
-        var e = assertThrows(Postgres.Unavailable.class, () -> Postgres.embedded(notAFolder, 0));
+        var e = assertThrows(DatabaseUnavailable.class, () -> Postgres.embedded(notAFolder, 0));
         assertTrue(e.getMessage().contains("could not write there"), e.getMessage());
         assertTrue(e.getMessage().contains(notAFolder.toString()), e.getMessage());
         assertTrue(e.getMessage().contains("free some disk space"), e.getMessage());
@@ -137,7 +137,7 @@ class PostgresTest {
                 "jdbc:postgresql://127.0.0.1:" + closed + "/course",
                 Postgres.USER_VARIABLE,
                 "learner");
-        var e = assertThrows(Postgres.Unavailable.class, () -> Postgres.fromEnvironment(env));
+        var e = assertThrows(DatabaseUnavailable.class, () -> Postgres.fromEnvironment(env));
         String m = e.getMessage();
         assertTrue(
                 m.startsWith("COURSE_JDBC_URL=jdbc:postgresql://127.0.0.1:" + closed
@@ -146,7 +146,7 @@ class PostgresTest {
         assertTrue(m.contains("Connection") && m.contains("refused"), m);
         assertTrue(m.contains("unset COURSE_JDBC_URL"), m);
         var bad = assertThrows(
-                Postgres.Unavailable.class, () -> Postgres.fromEnvironment(Map.of(Postgres.URL_VARIABLE, "mysql://x")));
+                DatabaseUnavailable.class, () -> Postgres.fromEnvironment(Map.of(Postgres.URL_VARIABLE, "mysql://x")));
         assertTrue(bad.getMessage().contains("is not a PostgreSQL JDBC URL"), bad.getMessage());
     }
 
