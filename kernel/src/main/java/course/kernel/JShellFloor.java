@@ -33,20 +33,17 @@ public final class JShellFloor {
                 .toArray(String[]::new);
         PrintStream out = System.out;
         PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream());
-        String full = System.getProperty("java.class.path");
-        String cellJars = System.getProperty(Launcher.CELL_CLASSPATH, "");
-        if (!cellJars.isBlank()) {
-            System.setProperty("java.class.path", cellJars); // as Launcher.buildWithCellClasspath does
-        }
         List<Long> nanos = new ArrayList<>();
-        try (JShell shell = JShell.builder()
-                .executionEngine("local")
-                .compilerOptions(options)
-                .out(nowhere)
-                .err(nowhere)
-                .build()) {
-            shell.eval("import java.util.*;");
-            System.setProperty("java.class.path", full);
+        try (JShell shell = Launcher.withCellClasspath(() -> {
+            JShell built = JShell.builder()
+                    .executionEngine("local")
+                    .compilerOptions(options)
+                    .out(nowhere)
+                    .err(nowhere)
+                    .build();
+            built.eval("import java.util.*;"); // the first import reads the class path, as the kernel's do
+            return built;
+        })) {
             System.setOut(nowhere); // the snippet prints into this JVM's System.out
             for (int i = 0; i < warmup + cells; i++) {
                 long start = System.nanoTime();

@@ -165,14 +165,22 @@ public final class Launcher {
      * {@code java.class.path} (the kit's {@code ChildJvm}) gives it every jar.
      */
     static RapaioKernel buildWithCellClasspath() {
+        return withCellClasspath(() -> MainApp.kernel);
+    }
+
+    /**
+     * Runs {@code build} (which builds a JShell and runs its start-up imports) with {@code java.class.path} set to
+     * the cell class path of {@link #CELL_CLASSPATH}, when it is set, and the full class path again after.
+     */
+    static <T> T withCellClasspath(java.util.function.Supplier<T> build) {
         String cells = System.getProperty(CELL_CLASSPATH, "");
         if (cells.isBlank()) {
-            return MainApp.kernel;
+            return build.get();
         }
         String full = System.getProperty("java.class.path");
         System.setProperty("java.class.path", cells);
         try {
-            return MainApp.kernel;
+            return build.get();
         } finally {
             System.setProperty("java.class.path", full);
         }

@@ -48,8 +48,6 @@ public final class Postgres {
     public static final String PASSWORD_VARIABLE = "COURSE_JDBC_PASSWORD";
     /** The embedded server's {@code max_connections}: room for a pool of 50 and the notebook's own questions. */
     public static final int EMBEDDED_MAX_CONNECTIONS = 100;
-    /** How long to wait for a server to answer before giving up (the pools' own limit too). */
-    static final Duration CONNECT_TIMEOUT = PostgresPool.CONNECT_TIMEOUT;
     /** How long the embedded server may take to start before giving up. */
     static final Duration STARTUP_WAIT = Duration.ofSeconds(30);
     /** How long the shutdown hook waits for the server to exit before it kills it. */
@@ -393,8 +391,8 @@ public final class Postgres {
         var p = new Properties();
         p.setProperty("user", user);
         if (password != null && !password.isEmpty()) p.setProperty("password", password);
-        p.setProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT.toSeconds()));
-        p.setProperty("loginTimeout", String.valueOf(CONNECT_TIMEOUT.toSeconds()));
+        p.setProperty("connectTimeout", String.valueOf(PostgresPool.CONNECT_TIMEOUT.toSeconds()));
+        p.setProperty("loginTimeout", String.valueOf(PostgresPool.CONNECT_TIMEOUT.toSeconds()));
         return p;
     }
 

@@ -38,7 +38,7 @@ public final class PostgresPool implements Database, AutoCloseable {
         String shortVersion();
     }
 
-    /** How long to wait for a server to answer before giving up. */
+    /** How long to wait for a server to answer before giving up (Postgres's own connections too). */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** HikariCP's floor: a {@code connectionTimeout} under 250 ms is refused. */
     public static final Duration MIN_CONNECTION_TIMEOUT = Duration.ofMillis(250);
