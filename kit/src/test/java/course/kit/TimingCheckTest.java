@@ -79,6 +79,36 @@ class TimingCheckTest {
     }
 
     @Test
+    void aCalibratedFigureBelowTheBandIsTriedAgain() throws Exception {
+        // a calibration made under load sizes the task too short: the next try calibrates afresh
+        var count = new AtomicInteger();
+        double result = Check.calibrated("burn", BAND, runs(count, 60, 104), x -> x, Machine.fixed(0.9));
+        assertEquals(104, result);
+        assertEquals(2, count.get());
+        assertTrue(printed().startsWith(Check.PASS + " burn: measured 104 ms"), printed());
+    }
+
+    @Test
+    void aCalibratedFigureBelowTheBandOnABusyMachineEndsWithAWarning() throws Exception {
+        var count = new AtomicInteger();
+        double result = Check.calibrated("burn", BAND, runs(count, 60, 61, 62), x -> x, Machine.fixed(0.9));
+        assertEquals(62, result);
+        assertEquals(Check.TIMING_TRIES, count.get());
+        assertTrue(printed().startsWith(Check.WARN + " burn: measured 62 ms"), printed());
+        assertTrue(printed().contains("the machine was busy"), printed());
+    }
+
+    @Test
+    void aCalibratedFigureBelowTheBandOnAQuietMachineFails() {
+        var count = new AtomicInteger();
+        var e = assertThrows(
+                Check.Failed.class,
+                () -> Check.calibrated("burn", BAND, runs(count, 60, 61, 62), x -> x, Machine.fixed(0.02)));
+        assertEquals(Check.TIMING_TRIES, count.get());
+        assertTrue(e.getMessage().contains("the machine was quiet"), e.getMessage());
+    }
+
+    @Test
     void aHitOnALaterTryPassesAndSaysSo() throws Exception {
         var count = new AtomicInteger();
         double result = Check.timing("pool", BAND, runs(count, 180, 104), x -> x, Machine.fixed(0.9));
