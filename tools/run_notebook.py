@@ -3,10 +3,13 @@
 
 Writes ``OUT/<name>.ipynb`` (executed) and ``OUT/<name>.html``, and exits non-zero, naming the notebook and
 the cell, when a cell raises, writes to stderr, or prints a failed check (a line starting with ``✘``).
+With ``--memory``, it also writes ``OUT/<name>.memory.json``: the kernel's resident memory once the last cell
+has run (see :func:`idle_memory`), which ``./course test`` holds to a learner's pod.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -50,14 +53,47 @@ def excerpt(source: str, lines: int = 3) -> str:
     return " | ".join(src[:lines]) + more
 
 
+# A learner's pod gets 4 GB (deploy/jupyterhub/values.yaml). JupyterLab keeps a kernel for every notebook opened, so
+# two kernels and the Jupyter server must fit it: each kernel gets half of 2.5 GB, within 30 s of going idle (the
+# kernel's G1 gives memory back on its periodic collection, every 10 s).
+IDLE_SHARE_BYTES = int(1.25e9)
+IDLE_WINDOW_S = 30.0
+
+
+def resident_bytes(pid: int) -> int | None:
+    """A process's resident memory (Linux's /proc), or None where that cannot be read."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def idle_memory(pid: int) -> dict | None:
+    """The kernel's resident memory right after the last cell and, while that is over its share, once a second
+    until it is not or 30 s have passed: ``{"first_bytes", "bytes", "after_s"}``; None without /proc."""
+    first = resident_bytes(pid)
+    if first is None:
+        return None
+    t0, now = time.monotonic(), first
+    while now > IDLE_SHARE_BYTES and time.monotonic() - t0 < IDLE_WINDOW_S:
+        time.sleep(1.0)
+        now = resident_bytes(pid) or now
+    return {"first_bytes": first, "bytes": now, "after_s": round(time.monotonic() - t0, 1)}
+
+
 def export_html(nb, path: Path) -> None:
     from nbconvert import HTMLExporter
     body, _ = HTMLExporter().from_notebook_node(nb)
     path.write_text(body, encoding="utf-8")
 
 
-def run(nb_path: Path, out_dir: Path, scale: str | None, timeout: int, kernel: str = KERNEL) -> list[str]:
-    """Runs the notebook (at ``scale``, else at COURSE_SCALE's); returns the list of failures (empty on success)."""
+def run(nb_path: Path, out_dir: Path, scale: str | None, timeout: int, kernel: str = KERNEL,
+        memory: bool = False) -> list[str]:
+    """Runs the notebook (at ``scale``, else at COURSE_SCALE's); returns the list of failures (empty on success).
+    With ``memory``, writes the kernel's :func:`idle_memory` to ``OUT/<name>.memory.json`` after the last cell."""
     nb = nbformat.read(nb_path, as_version=4)
     if scale is not None:
         os.environ["COURSE_SCALE"] = scale  # handed to the kernel, whose course.kit.Scale reads and checks it
@@ -66,6 +102,7 @@ def run(nb_path: Path, out_dir: Path, scale: str | None, timeout: int, kernel: s
     failures: list[str] = []
     number = 0
     t_all = time.monotonic()
+    (out_dir / (nb_path.stem + ".memory.json")).unlink(missing_ok=True)  # never an earlier run's figure
     try:
         with client.setup_kernel():
             for idx, cell in enumerate(nb.cells):
@@ -90,6 +127,14 @@ def run(nb_path: Path, out_dir: Path, scale: str | None, timeout: int, kernel: s
                                     f"    source: {excerpt(cell.source)}")
                 if any(o.get("output_type") == "error" for o in cell.get("outputs", [])):
                     break  # later cells depend on this one
+            if memory:
+                process = getattr(getattr(client.km, "provisioner", None), "process", None)
+                measured = idle_memory(process.pid) if process else None
+                if measured:
+                    out_dir.mkdir(parents=True, exist_ok=True)
+                    (out_dir / (nb_path.stem + ".memory.json")).write_text(json.dumps(measured) + "\n")
+                    print(f"  kernel resident when idle: {measured['bytes'] / 1e9:.2f} GB "
+                          f"({measured['first_bytes'] / 1e9:.2f} GB after the last cell)", flush=True)
     except DeadKernelError as e:
         failures.append(f"{nb_path.name}: the kernel died at code cell {number}: {e}")
     except RuntimeError as e:
@@ -109,9 +154,10 @@ def main() -> int:
     p.add_argument("--scale", help="the course scale the kernel runs at (default: the kernel's COURSE_SCALE)")
     p.add_argument("--timeout", type=int, help="seconds allowed per cell")
     p.add_argument("--kernel", default=KERNEL)
+    p.add_argument("--memory", action="store_true", help="also write the kernel's idle memory to OUT/<name>.memory.json")
     a = p.parse_args()
     timeout = a.timeout or (600 if a.scale == "quick" else 1800)
-    failures = run(a.notebook.resolve(), a.out.resolve(), a.scale, timeout, a.kernel)
+    failures = run(a.notebook.resolve(), a.out.resolve(), a.scale, timeout, a.kernel, a.memory)
     for f in failures:
         print("✘ " + f if not f.startswith("✘") else f, file=sys.stderr, flush=True)
     return 1 if failures else 0

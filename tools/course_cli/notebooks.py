@@ -87,6 +87,37 @@ def cmd_run(args) -> int:
     return run_notebook(nb.resolve(), course_scale(args.scale), args.timeout)
 
 
+# Two kernels and the Jupyter server must fit the 4 GB of a learner's pod (deploy/jupyterhub/values.yaml):
+# JupyterLab keeps a kernel for every notebook opened, so the two largest idle kernels must stay under this.
+TWO_KERNELS_BYTES = int(2.5e9)
+
+
+def kernel_memory_problems(folder: Path, notebooks: list[Path]) -> list[str]:
+    """Any two of ``notebooks``' kernels, once idle, fit a learner's pod: the two largest idle resident sizes that
+    ``run_notebook.py --memory`` wrote to ``folder`` (``NAME.memory.json``, one per notebook) sum to less than
+    :data:`TWO_KERNELS_BYTES`. Prints the figures; returns the problems."""
+    sizes, problems = {}, []
+    for nb in notebooks:
+        f = folder / (nb.stem + ".memory.json")
+        if not f.is_file():
+            problems.append(f"{nb.name}: its run wrote no {f.name} (needs Linux's /proc)")
+            continue
+        sizes[nb.name] = json.loads(f.read_text(encoding="utf-8"))
+    if len(sizes) < 2:
+        return problems or ["fewer than two kernels measured"]
+    (a, ma), (b, mb) = sorted(sizes.items(), key=lambda kv: -kv[1]["bytes"])[:2]
+    total = ma["bytes"] + mb["bytes"]
+    gb = lambda n: f"{n / 1e9:.2f} GB"  # noqa: E731
+    say(f"kernels' resident memory when idle: the largest {a} {gb(ma['bytes'])} and {b} {gb(mb['bytes'])}, "
+        f"{gb(total)} together (under {gb(TWO_KERNELS_BYTES)} for a learner's pod); "
+        + ", ".join(f"{n[:2]} {gb(m['bytes'])}" for n, m in sorted(sizes.items())))
+    if total >= TWO_KERNELS_BYTES:
+        problems.append(f"the kernels of {a} and {b} still hold {gb(total)} when idle "
+                        f"({gb(ma['bytes'])} after {ma['after_s']:.0f} s, {gb(mb['bytes'])} after {mb['after_s']:.0f} s), "
+                        f"over the {gb(TWO_KERNELS_BYTES)} two kernels may use in a learner's pod")
+    return problems
+
+
 def audit_notebook(path: Path, graded: dict | None) -> list[str]:
     """What an executed notebook lacks of the course's standard, as sentences (empty when it has it all).
 

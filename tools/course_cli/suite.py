@@ -22,7 +22,7 @@ from typing import Callable
 from .facts import ROOT
 from .host import JUPYTER_MODULES, apt_install, ensure_fonts, find_jdk, find_maven, is_debian_root, java_env, \
     jupyter_python
-from .notebooks import audit_notebook, notebook_command, runs_alone
+from .notebooks import audit_notebook, kernel_memory_problems, notebook_command, runs_alone
 from .schedule import Counts, Outcome, Step, schedule
 from .setup import cmd_setup
 from .ui import say
@@ -114,6 +114,12 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None, classroom: b
     alone = [nb for nb in notebooks if runs_alone(nb)]
     together = [nb for nb in notebooks if nb not in alone]
 
+    def run_nb(nb: Path) -> list[str]:  # each kernel's idle memory too, for the kernel-memory audit
+        return notebook_command(nb, "quick", py=py) + ["--memory"]
+
+    def ran(nb: Path) -> str:
+        return f"notebook {nb.name}" + (" (alone)" if nb in alone else "")
+
     def audit(nb: Path) -> Callable[[], list[str]]:
         def check() -> list[str]:
             return audit_notebook(ROOT / "target" / "notebooks" / nb.name, stubs_graded())
@@ -134,20 +140,24 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None, classroom: b
         # beside values.yaml's request and limit.
         *([pytest("classroom", "hub", "-s")] if classroom else []),
         *[pytest(name, marker) for name, marker in shards],
-        *[Step(f"notebook {nb.name} (alone)", notebook_command(nb, "quick", py=py)) for nb in alone],
+        *[Step(ran(nb), run_nb(nb)) for nb in alone],
         # the browser test first: it is the longest of the group, and the shorter ones then fill the other slot
         *([Step("browser test", browser, "notebooks")] if browser else []),
-        *[Step(f"notebook {nb.name}", notebook_command(nb, "quick", py=py), "notebooks") for nb in together],
+        *[Step(ran(nb), run_nb(nb), "notebooks") for nb in together],
         # 4b. What every executed notebook must show, and its grade cell agreeing with ./course grade.
-        *[Step(f"audit {nb.name}", audit(nb), "audits",
-               needs=f"notebook {nb.name}" + (" (alone)" if nb in alone else "")) for nb in sorted(notebooks)],
+        *[Step(f"audit {nb.name}", audit(nb), "audits", needs=ran(nb)) for nb in sorted(notebooks)],
+        # Any two notebooks' kernels, idle, fit a learner's pod beside the Jupyter server (each run above measured
+        # its kernel once its last cell had run).
+        Step("audit: two idle kernels fit a learner's pod",
+             lambda: kernel_memory_problems(ROOT / "target" / "notebooks", notebooks), "audits",
+             needs=tuple(ran(nb) for nb in notebooks)),
         # 6. The course as a book, from the notebooks just executed (no second run; tools/book.py refuses a page
         # that shows a solution or a self-check answer), read in headless Chromium: pages, links, images (BookIT).
         *([Step("book (from the executed notebooks) in a browser",
                 [[py, str(TOOLS / "book.py"), "--scale", "quick", "--executed", str(ROOT / "target" / "notebooks"),
                   "--out", str(ROOT / "target" / "book")],
                  browser + ["-Dit.test=BookIT", f"-Dbook.dir={ROOT / 'target' / 'book'}"]],
-                needs=tuple(f"notebook {nb.name}" + (" (alone)" if nb in alone else "") for nb in notebooks))]
+                needs=tuple(ran(nb) for nb in notebooks))]
           if browser else []),
     ]
 

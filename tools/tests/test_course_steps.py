@@ -74,11 +74,44 @@ def test_the_steps_keep_the_suites_order_and_parallelism(monkeypatch):
     assert groups[2:2 + len(alone)] == [(None, [f"notebook {n} (alone)"]) for n in alone]
     rest = [n for n in sorted(notebooks, reverse=True) if n not in alone]
     assert groups[2 + len(alone)] == ("notebooks", ["browser test"] + [f"notebook {n}" for n in rest])
-    assert groups[3 + len(alone)] == ("audits", [f"audit {n}" for n in notebooks])
+    assert groups[3 + len(alone)] == ("audits", [f"audit {n}" for n in notebooks]
+                                      + ["audit: two idle kernels fit a learner's pod"])
+    memory = next(s for s in plan if s.name == "audit: two idle kernels fit a learner's pod")
+    assert set(memory.needs) == {s.name for s in plan if s.name.startswith("notebook ")}
     assert groups[4 + len(alone)] == (None, ["book (from the executed notebooks) in a browser"])
     assert len(groups) == 5 + len(alone)
     book = plan[-1]
     assert set(book.needs) == {s.name for s in plan if s.name.startswith("notebook ")}, "the book needs every notebook"
-    assert all(s.run[2] == "quick" for s in plan if s.name.startswith("notebook"))
+    assert all(s.run[2] == "quick" and s.run[-1] == "--memory" for s in plan if s.name.startswith("notebook"))
     one_core = suite.plan_text(suite.steps("py", "mvn", 1, None))
     assert one_core[1] == ("checks", ["spotless:check", 'pytest tools/tests -m "not hub"'])
+
+
+def write_memory(folder: Path, sizes: dict[str, float]) -> list[Path]:
+    """A run's NAME.memory.json for each notebook, as run_notebook.py --memory writes them (sizes in GB)."""
+    import json
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, gb in sizes.items():
+        (folder / f"{name}.memory.json").write_text(json.dumps({"first_bytes": int(gb * 1e9), "bytes": int(gb * 1e9),
+                                                                 "after_s": 0.0}))
+    return [Path(f"{name}.ipynb") for name in sizes]
+
+
+def test_the_memory_audit_passes_when_the_two_largest_idle_kernels_fit(tmp_path, capsys):
+    from course_cli.notebooks import kernel_memory_problems
+    nbs = write_memory(tmp_path, {"01-a": 0.4, "05-b": 1.2, "08-c": 1.25, "00-d": 0.1})
+    assert kernel_memory_problems(tmp_path, nbs) == []
+    assert "08-c.ipynb 1.25 GB and 05-b.ipynb 1.20 GB, 2.45 GB together" in capsys.readouterr().out
+
+
+def test_the_memory_audit_fails_on_two_kernels_over_a_pod_and_names_them(tmp_path):
+    from course_cli.notebooks import kernel_memory_problems
+    nbs = write_memory(tmp_path, {"01-a": 1.3, "05-b": 0.3, "08-c": 1.2})
+    problems = kernel_memory_problems(tmp_path, nbs)
+    assert len(problems) == 1 and "01-a.ipynb and 08-c.ipynb still hold 2.50 GB" in problems[0], problems
+
+
+def test_the_memory_audit_fails_when_a_notebook_wrote_no_figure(tmp_path):
+    from course_cli.notebooks import kernel_memory_problems
+    nbs = write_memory(tmp_path, {"01-a": 0.3, "05-b": 0.3}) + [Path("07-c.ipynb")]
+    assert kernel_memory_problems(tmp_path, nbs) == ["07-c.ipynb: its run wrote no 07-c.memory.json (needs Linux's /proc)"]

@@ -12,6 +12,7 @@ failing fixtures must make the runner exit non-zero with a message naming the no
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -48,7 +49,8 @@ class Outcome:
         self.out_dir = out_dir
         env = dict(os.environ, PYTHONIOENCODING="utf-8")
         proc = subprocess.run(
-            [sys.executable, str(RUNNER), str(FIXTURES / f"{name}.ipynb"), "--out", str(out_dir), "--scale", "quick"],
+            [sys.executable, str(RUNNER), str(FIXTURES / f"{name}.ipynb"), "--out", str(out_dir), "--scale", "quick",
+             "--memory"],
             cwd=REPO, env=env, capture_output=True, text=True, encoding="utf-8", timeout=RUN_TIMEOUT_S)
         self.rc = proc.returncode
         self.stdout = proc.stdout
@@ -139,6 +141,10 @@ def test_a_good_notebook_passes_with_a_chart_and_a_table(run):
     assert o.failure_lines() == [], o.explain()
     assert "✘" not in o.stderr, o.explain()
     assert (o.out_dir / "good.html").stat().st_size > 0, "the HTML export was written"
+    if Path("/proc/self/status").exists():  # --memory: the kernel's resident memory once the last cell ran
+        memory = json.loads((o.out_dir / "good.memory.json").read_text())
+        assert 20e6 < memory["bytes"] <= memory["first_bytes"] < 1.25e9 and memory["after_s"] == 0.0, memory
+        assert f"kernel resident when idle: {memory['bytes'] / 1e9:.2f} GB" in o.stdout, o.explain()
     every = [out for cell in o.nb.cells for out in cell.get("outputs", [])]
     assert not any(out.output_type == "error" for out in every), o.explain()
     assert not any(out.output_type == "stream" and out.name == "stderr" for out in every), o.explain()
