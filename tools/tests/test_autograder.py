@@ -156,7 +156,8 @@ def test_the_stubs_score_zero(gradescope):
 def test_a_mutant_scores_in_between(gradescope):
     def fill(sub: Path) -> None:
         bare_files("solutions")(sub)
-        diff = ROOT / "solutions" / "02-cafe" / "mutants" / "s4-waits-for-each-order-before-the-next.diff"
+        # a mutant that fails fast (s4, which serves the orders one by one, waits out every brew: 18 s against 3 s)
+        diff = ROOT / "solutions" / "02-cafe" / "mutants" / "s6-counts-customers-not-brews.diff"
         subprocess.run(["git", "apply", "-p0", str(diff)], cwd=sub, check=True)
     r = run_autograder(gradescope, fill)
     assert 0 < r["score"] < r["max_score"], r["output"]

@@ -52,8 +52,9 @@ def _free_port() -> int:
 PG_BIN = _debian_postgres_bin()
 AS_ROOT = os.geteuid() == 0
 
-pytestmark = pytest.mark.skipif(not _kernelspec_found(),
-                                reason=f"no '{KERNEL}' kernelspec on this machine (run ./course setup)")
+pytestmark = [pytest.mark.kernel,  # both tests start the course's kernel
+              pytest.mark.skipif(not _kernelspec_found(),
+                                 reason=f"no '{KERNEL}' kernelspec on this machine (run ./course setup)")]
 needs_debian_postgres = pytest.mark.skipif(PG_BIN is None, reason="Debian's PostgreSQL server binaries are absent "
                                            "(/usr/lib/postgresql/*/bin/initdb): apt-get install postgresql")
 

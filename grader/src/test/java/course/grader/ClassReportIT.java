@@ -59,8 +59,9 @@ class ClassReportIT {
                 }
             }
         }
-        MutantsIT.applyMutant(
-                MutantsIT.mutantsDir("02-cafe").resolve("s4-waits-for-each-order-before-the-next.diff"), carl);
+        // a mutant that fails fast: one that serves the orders one by one (s4) waits out every brew in turn,
+        // 18 s of a grading against 3 s, and this class grades carl twice
+        MutantsIT.applyMutant(MutantsIT.mutantsDir("02-cafe").resolve("s6-counts-customers-not-brews.diff"), carl);
         // 4. a mutant of 05, as an exercises/ folder
         Courses.copyTree(solutions.resolve("exercises"), classDir.resolve("dana/exercises"));
         MutantsIT.applyMutant(
