@@ -129,9 +129,7 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None, classroom: b
     return [
         # 1. Every module's unit tests (Surefire) and integration tests (Failsafe: forked JVMs, whole gradings, the
         # grader's golden results.json of every exercise's stubs, solution and a mutant), and dependency:analyze.
-        # -T 1C: the kit's tests, which mostly wait (PostgreSQL, sleeps), run beside the grader's, which keep the
-        # cores busy; the kernel module waits for both.
-        Step("mvn verify", [mvn, "-B", "-q", "-T", "1C", "verify"], counts=surefire_counts),
+        Step("mvn verify", [mvn, "-B", "-q", "verify"], counts=surefire_counts),
         # 2. One format: `mvn spotless:apply` (and the same with -f e2e/pom.xml) formats what this finds. It only
         # reads the sources, so it runs beside pytest.
         Step("spotless:check", [[mvn, "-B", "-q", "spotless:check"],
