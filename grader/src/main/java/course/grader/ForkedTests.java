@@ -34,8 +34,17 @@ final class ForkedTests {
     private static final long HARD_LIMIT_NS = TimeUnit.SECONDS.toNanos(60);
     /** The most time one exercise may take in all, in seconds. */
     static final long EXERCISE_BUDGET_S = 240;
-    /** A shorter budget, for the grader's own tests of code that loops forever (they need not wait 240 s). */
+    /**
+     * A shorter budget, for the grader's own tests of code that loops forever (they need not wait 240 s): this
+     * property followed by {@code .NN-name} for one exercise, or alone for every exercise.
+     */
     static final String BUDGET_PROPERTY = "course.grader.exerciseBudgetSeconds";
+
+    /** The time budget of {@code exercise} (null: none named), in seconds: see {@link #BUDGET_PROPERTY}. */
+    static long budgetSeconds(String exercise) {
+        long all = Long.getLong(BUDGET_PROPERTY, EXERCISE_BUDGET_S);
+        return exercise == null ? all : Long.getLong(BUDGET_PROPERTY + "." + exercise, all);
+    }
 
     /** A test the JVM found. */
     record Planned(String uniqueId, String className, String name, int points, String visibility) {
@@ -71,7 +80,7 @@ final class ForkedTests {
      */
     static Outcome run(List<Path> folders, List<String> testClasses, boolean discoverOnly, Path work)
             throws IOException, InterruptedException {
-        return run(folders, testClasses, List.of(), discoverOnly, work, null, false);
+        return run(null, folders, testClasses, List.of(), discoverOnly, work, null, false);
     }
 
     /**
@@ -120,12 +129,14 @@ final class ForkedTests {
     }
 
     /**
-     * As {@link #run(List, List, boolean, Path)}, handing the first job to {@code ready} when it was started
+     * As {@link #run(List, List, boolean, Path)}, for {@code exercise} (its budget: {@link #budgetSeconds}), handing
+     * the first job to {@code ready} when it was started
      * with the same folders; {@code hidden} also runs the tests tagged {@code visibility:hidden} or
      * {@code visibility:after_due_date} (the trainer's profile); {@code methods}, unless empty, keeps only the
      * test methods so named.
      */
     static Outcome run(
+            String exercise,
             List<Path> folders,
             List<String> testClasses,
             List<String> methods,
@@ -137,7 +148,7 @@ final class ForkedTests {
         Map<String, Planned> plan = new LinkedHashMap<>();
         Map<String, Ended> ended = new LinkedHashMap<>();
         Map<String, String> containerFailures = new LinkedHashMap<>();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.getLong(BUDGET_PROPERTY, EXERCISE_BUDGET_S));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(budgetSeconds(exercise));
         int timeout = TEST_TIMEOUT_S;
         List<String> selection = new ArrayList<>(testClasses);
         methods.forEach(m -> selection.add(TestWorker.METHOD_ITEM + m));

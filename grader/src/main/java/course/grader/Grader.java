@@ -385,8 +385,8 @@ public final class Grader {
         long compiled = System.nanoTime();
         ForkedTests.Outcome outcome;
         if (problems.isEmpty()) {
-            outcome =
-                    ForkedTests.run(job.testFolders(), job.testClasses(), only, false, job.work(), ready, runsHidden());
+            outcome = ForkedTests.run(
+                    exercise, job.testFolders(), job.testClasses(), only, false, job.work(), ready, runsHidden());
         } else {
             ready.close();
             outcome = listTestsWithStubs(exercise, testSources, job.testClasses(), job.work());
@@ -505,7 +505,7 @@ public final class Grader {
                     Map.of(),
                     "the grader's copy of the course's stubs does not compile either: " + errors.getFirst());
         }
-        return ForkedTests.run(List.of(stubOut, testOut), testClasses, only, true, work, null, runsHidden());
+        return ForkedTests.run(exercise, List.of(stubOut, testOut), testClasses, only, true, work, null, runsHidden());
     }
 
     /**
