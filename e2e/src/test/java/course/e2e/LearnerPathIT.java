@@ -42,8 +42,8 @@ import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.json.Json;
 
 /**
- * A learner's whole path through notebook 02 in a real browser, on JupyterLab 4 and on Notebook 7, both served by
- * one {@code ./course lab} at the quick scale.
+ * A learner's whole path through notebook 02 in a real browser on JupyterLab 4, and the welcome notebook 00 on
+ * Notebook 7, both served by one {@code ./course lab} at the quick scale.
  *
  * <p>In JupyterLab: the notebook opened from the file browser starts the course kernel; <em>Run → Run All
  * Cells</em> draws every chart as a decoded PNG, shows the tables as HTML tables and the checks' ✔ lines, and no
@@ -51,12 +51,13 @@ import org.openqa.selenium.json.Json;
  * into a prediction cell shows beside the model when the experiment runs again; the toolbar's ■ stops a sleeping
  * cell within {@code e2e.interrupt.ms} (2 s) and the next cell runs; Shift+Tab shows the Javadoc of
  * {@code Executors.newFixedThreadPool} and Tab after {@code Thread.ofVirtual().} offers {@code name}. In Notebook 7
- * ({@code /notebooks/…}): Run All with the same checks, and ■ on a CPU loop.
+ * ({@code /notebooks/00-welcome.ipynb}): Run All with the checks every notebook must pass (every cell run, no error,
+ * every image decoded, a chart, a table, a ✔ line), and ■ on a CPU loop.
  *
  * <p>Each UI gets a browser of its own and a kernel of its own (the server's kernels are shut down after each).
- * Screenshots: {@code target/e2e/jupyterlab-02.png} and {@code notebook7-02.png} (with {@code -failed} when a step
+ * Screenshots: {@code target/e2e/jupyterlab-02.png} and {@code notebook7-00.png} (with {@code -failed} when a step
  * failed, of the page as it was then); the time of each step goes to {@code target/e2e/timings.txt}. The notebook file
- * must be unchanged afterwards: the test's own Jupyter configuration turns autosave off.
+ * files must be unchanged afterwards: the test's own Jupyter configuration turns autosave off.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -66,6 +67,13 @@ class LearnerPathIT {
             Path.of(System.getProperty("course.root", "..")).toAbsolutePath().normalize();
     private static final Path NOTEBOOK = ROOT.resolve(
                     System.getProperty("e2e.notebook", "notebooks/02-cafe-simulation.ipynb"))
+            .normalize();
+    /**
+     * Notebook 7's notebook: the welcome, whose Run All (a chart, a table, ✔ checks) takes a fifth of notebook 02's;
+     * JupyterLab has already walked a lesson through, and ./course test runs every notebook headless.
+     */
+    private static final Path NOTEBOOK7 = ROOT.resolve(
+                    System.getProperty("e2e.notebook7", "notebooks/00-welcome.ipynb"))
             .normalize();
     // Normalised: chromedriver refuses to read a profile path that contains "..".
     private static final Path OUT = Path.of(
@@ -101,8 +109,10 @@ class LearnerPathIT {
 
     private final Map<String, Double> seconds = new LinkedHashMap<>();
     private final long t0 = System.nanoTime();
-    private List<String> sources; // the notebook file's cells, "" for a markdown cell
+    private List<String> sources; // the notebook file's cells, null for a markdown cell
+    private List<String> sources7; // NOTEBOOK7's
     private String before;
+    private String before7;
     private LabServer lab;
     private URI url;
     private String token;
@@ -114,10 +124,14 @@ class LearnerPathIT {
     void startLab() throws Exception {
         assertTrue(Files.isRegularFile(NOTEBOOK), "no notebook at " + NOTEBOOK);
         assertTrue(NOTEBOOK.startsWith(ROOT.resolve("notebooks")), "./course lab serves notebooks/ only: " + NOTEBOOK);
+        assertTrue(
+                NOTEBOOK7.startsWith(ROOT.resolve("notebooks")), "./course lab serves notebooks/ only: " + NOTEBOOK7);
         sources = codeSources(NOTEBOOK);
+        sources7 = codeSources(NOTEBOOK7);
         before = sha256(NOTEBOOK);
+        before7 = sha256(NOTEBOOK7);
         Files.createDirectories(OUT);
-        for (String old : List.of("jupyterlab-02", "notebook7-02")) {
+        for (String old : List.of("jupyterlab-02", "notebook7-02", "notebook7-00")) {
             for (String suffix : List.of(".png", ".html", "-failed.png", "-failed.html")) {
                 Files.deleteIfExists(OUT.resolve(old + suffix));
             }
@@ -156,6 +170,7 @@ class LearnerPathIT {
             System.out.println("[e2e] " + seconds);
         }
         assertEquals(before, sha256(NOTEBOOK), "the test must not save anything into " + NOTEBOOK);
+        assertEquals(before7, sha256(NOTEBOOK7), "the test must not save anything into " + NOTEBOOK7);
     }
 
     @BeforeEach
@@ -186,7 +201,7 @@ class LearnerPathIT {
             page.awaitKernel(KERNEL_DISPLAY_NAME, Duration.ofMinutes(2));
             lap("JupyterLab: notebook open, kernel idle", t);
 
-            runAll("JupyterLab", "jupyterlab-02.png");
+            runAll("JupyterLab", "jupyterlab-02.png", sources);
             lap("JupyterLab: Run All, outputs checked", t);
 
             predictAndRerun();
@@ -204,14 +219,14 @@ class LearnerPathIT {
     @Order(2)
     void notebook7() throws Exception {
         long t = System.nanoTime();
-        evidence("notebook7-02", () -> {
+        evidence("notebook7-00", () -> {
             String relative =
-                    ROOT.resolve("notebooks").relativize(NOTEBOOK).toString().replace(File.separatorChar, '/');
+                    ROOT.resolve("notebooks").relativize(NOTEBOOK7).toString().replace(File.separatorChar, '/');
             driver.get(url.resolve("/notebooks/" + relative) + "?token=" + token);
             page.awaitKernel(KERNEL_DISPLAY_NAME, Duration.ofMinutes(2));
             lap("Notebook 7: notebook open, kernel idle", t);
 
-            runAll("Notebook 7", "notebook7-02.png");
+            runAll("Notebook 7", "notebook7-00.png", sources7);
             lap("Notebook 7: Run All, outputs checked", t);
 
             interrupt(
@@ -241,8 +256,12 @@ class LearnerPathIT {
         });
     }
 
-    /** Run → Run All Cells, then what every learner must see. */
-    private void runAll(String ui, String screenshot) throws IOException {
+    /**
+     * Run → Run All Cells, then what every learner must see: every cell run, no error or stderr, every image
+     * decoded, a chart, a table and a ✔ line; in notebook 02 (JupyterLab's), each drawing cell's charts, its
+     * tables, the {@code %exercise} cell, the stub's line and the grade cell's score.
+     */
+    private void runAll(String ui, String screenshot, List<String> sources) throws IOException {
         long codeCells = sources.stream().filter(s -> s != null).count();
         page.menu("Run", "runmenu:run-all");
         page.awaitRunAll((int) codeCells, RUN_LIMIT);
@@ -265,25 +284,39 @@ class LearnerPathIT {
                 if (o.stderr()) problems.add(c.name() + " shows an error or stderr: " + head(o.text()));
             }
         }
-        CHARTS.forEach((fragment, charts) -> {
-            Cell c = cells.get(cellWith(fragment));
-            int decoded = c.outputs().stream().mapToInt(Output::decoded).sum();
-            if (decoded < charts) problems.add(c.name() + " shows " + decoded + " of its " + charts + " charts");
-        });
-        for (int i : cellsWith(TABLE)) {
-            Cell c = cells.get(i);
-            if (c.outputs().stream().noneMatch(o -> o.mime().equals("text/html") && o.tables() > 0)) {
-                problems.add(c.name() + " shows no HTML table");
-            }
+        if (cells.stream()
+                        .flatMap(c -> c.outputs().stream())
+                        .mapToInt(Output::decoded)
+                        .sum()
+                == 0) {
+            problems.add("no chart in any output");
+        }
+        if (cells.stream()
+                .flatMap(c -> c.outputs().stream())
+                .noneMatch(o -> o.mime().equals("text/html") && o.tables() > 0)) {
+            problems.add("no HTML table in any output");
         }
         if (cells.stream().flatMap(c -> c.text().lines()).noneMatch(l -> l.startsWith("✔"))) {
             problems.add("no ✔ line in any output");
         }
-        expect(problems, cells.get(cellWith("%exercise 02-cafe")), "loaded your");
-        expect(problems, cells.get(cellWith("Yours.attempt(")), "Cafe.serve is not written yet");
-        Cell grade = cells.get(cellWith("Grade.exercise(\"02-cafe\")"));
-        if (!SCORE.matcher(grade.text()).find()) {
-            problems.add(grade.name() + " shows no score of the stub (" + SCORE + "): " + head(grade.text()));
+        if (sources == this.sources) { // notebook 02, the lesson
+            CHARTS.forEach((fragment, charts) -> {
+                Cell c = cells.get(cellWith(fragment));
+                int decoded = c.outputs().stream().mapToInt(Output::decoded).sum();
+                if (decoded < charts) problems.add(c.name() + " shows " + decoded + " of its " + charts + " charts");
+            });
+            for (int i : cellsWith(TABLE)) {
+                Cell c = cells.get(i);
+                if (c.outputs().stream().noneMatch(o -> o.mime().equals("text/html") && o.tables() > 0)) {
+                    problems.add(c.name() + " shows no HTML table");
+                }
+            }
+            expect(problems, cells.get(cellWith("%exercise 02-cafe")), "loaded your");
+            expect(problems, cells.get(cellWith("Yours.attempt(")), "Cafe.serve is not written yet");
+            Cell grade = cells.get(cellWith("Grade.exercise(\"02-cafe\")"));
+            if (!SCORE.matcher(grade.text()).find()) {
+                problems.add(grade.name() + " shows no score of the stub (" + SCORE + "): " + head(grade.text()));
+            }
         }
         assertTrue(problems.isEmpty(), () -> ui + ", after Run All:\n" + String.join("\n", problems));
     }
