@@ -65,12 +65,12 @@ def test_the_steps_keep_the_suites_order_and_parallelism(monkeypatch):
     notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
     alone = [n for n in sorted(notebooks, reverse=True) if suite.runs_alone(ROOT / "notebooks" / n)]
     assert groups[0] == (None, ["mvn verify"])
-    assert groups[1] == ("checks", ["spotless:check", 'pytest tools/tests -m "kernel and not hub"',
-                                    'pytest tools/tests -m "not kernel and not hub"'])
+    assert groups[1] == ("checks", ["spotless:check", 'pytest tools/tests -m "kernel and not conformance and not hub"',
+                                    'pytest tools/tests -m "(not kernel or conformance) and not hub"'])
     with_classroom = suite.plan_text(suite.steps("py", "mvn", 4, ["browser"], classroom=True))
     assert with_classroom[1] == ("checks", ["spotless:check", 'pytest tools/tests -m "hub"',
-                                            'pytest tools/tests -m "kernel and not hub"',
-                                            'pytest tools/tests -m "not kernel and not hub"'])
+                                            'pytest tools/tests -m "kernel and not conformance and not hub"',
+                                            'pytest tools/tests -m "(not kernel or conformance) and not hub"'])
     assert groups[2:2 + len(alone)] == [(None, [f"notebook {n} (alone)"]) for n in alone]
     rest = [n for n in sorted(notebooks, reverse=True) if n not in alone]
     assert groups[2 + len(alone)] == ("notebooks", ["browser test"] + [f"notebook {n}" for n in rest])

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.conformance]
 
 # Imported, not skipped when missing: the course's environment has it, and a lost suite must show.
 import jupyter_kernel_test as jkt  # noqa: E402

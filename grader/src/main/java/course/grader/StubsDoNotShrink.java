@@ -31,7 +31,7 @@ import net.jqwik.api.lifecycle.TryLifecycleContext;
  * {@link #propagateTo()}.
  */
 public final class StubsDoNotShrink implements AroundPropertyHook, AroundTryHook {
-    /** What every stub's message says (the exercises' stubs, and {@code course.kit.Yours} reads them the same way). */
+    /** What every stub of the exercises says when it is called. */
     static final String NOT_WRITTEN = "not written yet";
 
     private static final Tuple.Tuple2<Class<?>, String> ATTRIBUTES = Tuple.of(StubsDoNotShrink.class, "attributes");
@@ -61,6 +61,7 @@ public final class StubsDoNotShrink implements AroundPropertyHook, AroundTryHook
         }
         return result;
     }
+
     /** Whether {@code failure}, or one of its causes or suppressed exceptions, is a stub's "not written yet". */
     static boolean isStub(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
