@@ -3,7 +3,7 @@
 
 Writes ``OUT/<name>.ipynb`` (executed) and ``OUT/<name>.html``, and exits non-zero, naming the notebook and
 the cell, when a cell raises, writes to stderr, or prints a failed check (a line starting with ``✘``).
-With ``--memory``, it also writes ``OUT/<name>.memory.json``: the kernel's resident memory once the last cell
+With ``--memory SHARE_BYTES``, it also writes ``OUT/<name>.memory.json``: the kernel's resident memory once the last cell
 has run (see :func:`idle_memory`), which ``./course test`` holds to a learner's pod.
 """
 from __future__ import annotations
@@ -53,10 +53,8 @@ def excerpt(source: str, lines: int = 3) -> str:
     return " | ".join(src[:lines]) + more
 
 
-# A learner's pod gets 4 GB (deploy/jupyterhub/values.yaml). JupyterLab keeps a kernel for every notebook opened, so
-# two kernels and the Jupyter server must fit it: each kernel gets half of 2.5 GB, within 30 s of going idle (the
-# kernel's G1 gives memory back on its periodic collection, every 10 s).
-IDLE_SHARE_BYTES = int(1.25e9)
+# How long a kernel over its share may take to give memory back once idle (its G1 does so on its periodic
+# collection, every 10 s).
 IDLE_WINDOW_S = 30.0
 
 
@@ -71,14 +69,14 @@ def resident_bytes(pid: int) -> int | None:
     return None
 
 
-def idle_memory(pid: int) -> dict | None:
-    """The kernel's resident memory right after the last cell and, while that is over its share, once a second
-    until it is not or 30 s have passed: ``{"first_bytes", "bytes", "after_s"}``; None without /proc."""
+def idle_memory(pid: int, share: int) -> dict | None:
+    """The kernel's resident memory right after the last cell and, while that is over ``share`` bytes, once a
+    second until it is not or 30 s have passed: ``{"first_bytes", "bytes", "after_s"}``; None without /proc."""
     first = resident_bytes(pid)
     if first is None:
         return None
     t0, now = time.monotonic(), first
-    while now > IDLE_SHARE_BYTES and time.monotonic() - t0 < IDLE_WINDOW_S:
+    while now > share and time.monotonic() - t0 < IDLE_WINDOW_S:
         time.sleep(1.0)
         now = resident_bytes(pid) or now
     return {"first_bytes": first, "bytes": now, "after_s": round(time.monotonic() - t0, 1)}
@@ -91,9 +89,10 @@ def export_html(nb, path: Path) -> None:
 
 
 def run(nb_path: Path, out_dir: Path, scale: str | None, timeout: int, kernel: str = KERNEL,
-        memory: bool = False) -> list[str]:
+        memory: int | None = None) -> list[str]:
     """Runs the notebook (at ``scale``, else at COURSE_SCALE's); returns the list of failures (empty on success).
-    With ``memory``, writes the kernel's :func:`idle_memory` to ``OUT/<name>.memory.json`` after the last cell."""
+    With ``memory`` (a kernel's share in bytes), writes the kernel's :func:`idle_memory` to
+    ``OUT/<name>.memory.json`` after the last cell."""
     nb = nbformat.read(nb_path, as_version=4)
     if scale is not None:
         os.environ["COURSE_SCALE"] = scale  # handed to the kernel, whose course.kit.Scale reads and checks it
@@ -127,9 +126,9 @@ def run(nb_path: Path, out_dir: Path, scale: str | None, timeout: int, kernel: s
                                     f"    source: {excerpt(cell.source)}")
                 if any(o.get("output_type") == "error" for o in cell.get("outputs", [])):
                     break  # later cells depend on this one
-            if memory:
+            if memory is not None:
                 process = getattr(getattr(client.km, "provisioner", None), "process", None)
-                measured = idle_memory(process.pid) if process else None
+                measured = idle_memory(process.pid, memory) if process else None
                 if measured:
                     out_dir.mkdir(parents=True, exist_ok=True)
                     (out_dir / (nb_path.stem + ".memory.json")).write_text(json.dumps(measured) + "\n")
@@ -154,7 +153,9 @@ def main() -> int:
     p.add_argument("--scale", help="the course scale the kernel runs at (default: the kernel's COURSE_SCALE)")
     p.add_argument("--timeout", type=int, help="seconds allowed per cell")
     p.add_argument("--kernel", default=KERNEL)
-    p.add_argument("--memory", action="store_true", help="also write the kernel's idle memory to OUT/<name>.memory.json")
+    p.add_argument("--memory", type=int, metavar="SHARE_BYTES",
+                   help="also write the kernel's idle memory to OUT/<name>.memory.json, waiting up to 30 s for a "
+                        "kernel over SHARE_BYTES to give memory back")
     a = p.parse_args()
     timeout = a.timeout or (600 if a.scale == "quick" else 1800)
     failures = run(a.notebook.resolve(), a.out.resolve(), a.scale, timeout, a.kernel, a.memory)

@@ -22,7 +22,7 @@ from typing import Callable
 from .facts import ROOT
 from .host import JUPYTER_MODULES, apt_install, ensure_fonts, find_jdk, find_maven, is_debian_root, java_env, \
     jupyter_python
-from .notebooks import audit_notebook, kernel_memory_problems, notebook_command, runs_alone
+from .notebooks import TWO_KERNELS_BYTES, audit_notebook, kernel_memory_problems, notebook_command, runs_alone
 from .schedule import Counts, Outcome, Step, schedule
 from .setup import cmd_setup
 from .ui import say
@@ -118,7 +118,7 @@ def steps(py: str, mvn: str, cores: int, browser: list[str] | None, classroom: b
     together = [nb for nb in notebooks if nb not in alone]
 
     def run_nb(nb: Path) -> list[str]:  # each kernel's idle memory too, for the kernel-memory audit
-        return notebook_command(nb, "quick", py=py) + ["--memory"]
+        return notebook_command(nb, "quick", py=py) + ["--memory", str(TWO_KERNELS_BYTES // 2)]
 
     def ran(nb: Path) -> str:
         return f"notebook {nb.name}" + (" (alone)" if nb in alone else "")

@@ -82,7 +82,8 @@ def test_the_steps_keep_the_suites_order_and_parallelism(monkeypatch):
     assert len(groups) == 5 + len(alone)
     book = plan[-1]
     assert set(book.needs) == {s.name for s in plan if s.name.startswith("notebook ")}, "the book needs every notebook"
-    assert all(s.run[2] == "quick" and s.run[-1] == "--memory" for s in plan if s.name.startswith("notebook"))
+    assert all(s.run[2] == "quick" and s.run[-2:] == ["--memory", str(suite.TWO_KERNELS_BYTES // 2)]
+               for s in plan if s.name.startswith("notebook"))
     one_core = suite.plan_text(suite.steps("py", "mvn", 1, None))
     assert one_core[1] == ("checks", ["spotless:check", 'pytest tools/tests -m "not hub"'])
 

@@ -50,7 +50,7 @@ class Outcome:
         env = dict(os.environ, PYTHONIOENCODING="utf-8")
         proc = subprocess.run(
             [sys.executable, str(RUNNER), str(FIXTURES / f"{name}.ipynb"), "--out", str(out_dir), "--scale", "quick",
-             "--memory"],
+             "--memory", str(int(1.25e9))],
             cwd=REPO, env=env, capture_output=True, text=True, encoding="utf-8", timeout=RUN_TIMEOUT_S)
         self.rc = proc.returncode
         self.stdout = proc.stdout
