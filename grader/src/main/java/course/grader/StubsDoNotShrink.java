@@ -1,8 +1,6 @@
 package course.grader;
 
-import java.lang.reflect.AnnotatedElement;
 import java.util.List;
-import java.util.Optional;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
@@ -39,11 +37,6 @@ public final class StubsDoNotShrink implements AroundPropertyHook, AroundTryHook
     @Override
     public PropagationMode propagateTo() {
         return PropagationMode.ALL_DESCENDANTS;
-    }
-
-    @Override
-    public boolean appliesTo(Optional<AnnotatedElement> element) {
-        return true;
     }
 
     @Override
